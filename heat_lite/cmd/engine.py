@@ -1,0 +1,22 @@
+"""heat-lite-engine: the stack lifecycle RPC server (topic ``engine``)."""
+
+import eventlet
+
+eventlet.monkey_patch()
+
+import sys  # noqa: E402
+import uuid  # noqa: E402
+
+from heat_lite.cmd import common  # noqa: E402
+from heat_lite.engine import service  # noqa: E402
+
+
+def main(argv=None):
+    conf = common.prepare(sys.argv[1:] if argv is None else argv, "heat-lite-engine")
+    engine = service.EngineService(conf.host, str(uuid.uuid4()))
+    engine.start()
+    common.serve_forever([engine.stop])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""oslo.messaging in one place: the transport, clients, servers and the context serializer.
+
+    messaging.setup('rabbit://guest:guest@127.0.0.1:5672/')   # or 'fake://' in one process
+    client = messaging.get_rpc_client(topic='engine', version='1.36')
+    server = messaging.get_rpc_server(target, endpoints)
+"""
+
+import oslo_messaging
+from oslo_config import cfg
+from oslo_serialization import jsonutils
+
+from heat_lite.common import context
+
+TRANSPORT = None
+NOTIFIER = None
+
+ALLOWED_EXMODS = ["heat_lite.common.exception"]
+
+
+class JsonPayloadSerializer(oslo_messaging.NoOpSerializer):
+    @staticmethod
+    def serialize_entity(context, entity):
+        return jsonutils.to_primitive(entity, convert_instances=True)
+
+
+class RequestContextSerializer(oslo_messaging.Serializer):
+    def __init__(self, base=None):
+        self._base = base or JsonPayloadSerializer()
+
+    def serialize_entity(self, ctxt, entity):
+        return self._base.serialize_entity(ctxt, entity)
+
+    def deserialize_entity(self, ctxt, entity):
+        return self._base.deserialize_entity(ctxt, entity)
+
+    def serialize_context(self, ctxt):
+        return ctxt.to_dict()
+
+    def deserialize_context(self, ctxt):
+        return context.RequestContext.from_dict(ctxt)
+
+
+def setup(url=None):
+    """Create the process-wide transport (idempotent). ``url`` overrides transport_url."""
+    global TRANSPORT
+    if TRANSPORT is None:
+        oslo_messaging.set_transport_defaults("heat")
+        TRANSPORT = oslo_messaging.get_rpc_transport(
+            cfg.CONF, url=url, allowed_remote_exmods=ALLOWED_EXMODS
+        )
+    return TRANSPORT
+
+
+def cleanup():
+    global TRANSPORT
+    if TRANSPORT is not None:
+        TRANSPORT.cleanup()
+        TRANSPORT = None
+
+
+def get_rpc_server(target, endpoints, executor="threading"):
+    serializer = RequestContextSerializer()
+    return oslo_messaging.get_rpc_server(
+        TRANSPORT, target, endpoints, executor=executor, serializer=serializer
+    )
+
+
+def get_rpc_client(**kwargs):
+    target = oslo_messaging.Target(**kwargs)
+    return oslo_messaging.get_rpc_client(
+        TRANSPORT, target, serializer=RequestContextSerializer()
+    )

@@ -1,0 +1,99 @@
+"""heat-lite's configuration options, registered on ``oslo_config.cfg.CONF``.
+
+Defaults are Heat 27's (spec/limits-and-config.md). Importing this module registers
+the options; ``heat_lite.conf.opts.list_opts`` feeds oslo-config-generator.
+
+    from heat_lite.conf import CONF
+    CONF(['--config-file', 'heat.conf'], project='heat')
+    CONF.max_resources_per_stack
+"""
+
+from oslo_config import cfg
+
+CONF = cfg.CONF
+
+default_opts = [
+    cfg.StrOpt("host", default="heat-lite", help="Name of this engine; the RPC server name."),
+    cfg.IntOpt(
+        "max_stacks_per_tenant",
+        default=512,
+        help="Maximum number of top-level stacks a project may have; negative is unlimited.",
+    ),
+    cfg.IntOpt(
+        "max_resources_per_stack",
+        default=1000,
+        help="Maximum resources allowed per top-level stack; -1 is unlimited.",
+    ),
+    cfg.IntOpt(
+        "max_template_size", default=524288, help="Maximum raw byte size of any template."
+    ),
+    cfg.IntOpt(
+        "max_json_body_size", default=1048576, help="Maximum raw byte size of a JSON request body."
+    ),
+    cfg.IntOpt(
+        "max_nested_stack_depth", default=5, help="Maximum depth allowed when using nested stacks."
+    ),
+    cfg.IntOpt(
+        "max_events_per_stack",
+        default=1000,
+        help="Rough number of events kept per stack; older ones are purged. 0 disables.",
+    ),
+    cfg.IntOpt(
+        "event_purge_batch_size", default=200, min=1, help="Events deleted per purge batch."
+    ),
+    cfg.IntOpt(
+        "stack_action_timeout", default=3600, help="Stack timeout in seconds when none is given."
+    ),
+    cfg.IntOpt(
+        "action_retry_limit", default=5, help="Retries of a resource action in an error state."
+    ),
+    cfg.IntOpt("client_retry_limit", default=2, help="Retries of a resource lock acquisition."),
+    cfg.IntOpt(
+        "engine_life_check_timeout",
+        default=2,
+        help="RPC timeout of the engine liveness check used for stealing resource locks.",
+    ),
+    cfg.IntOpt(
+        "periodic_interval", default=60, help="Seconds between engine service heartbeats."
+    ),
+    cfg.BoolOpt("enable_stack_abandon", default=False, help="Enable stack abandon."),
+    cfg.BoolOpt("enable_stack_adopt", default=False, help="Enable stack adopt."),
+    cfg.StrOpt(
+        "auth_strategy",
+        default="noauth",
+        choices=["noauth", "keystone"],
+        help="noauth takes identity from request headers; keystone uses keystonemiddleware.",
+    ),
+]
+
+database_opts = [
+    cfg.StrOpt(
+        "connection",
+        default="sqlite:///heat.sqlite",
+        secret=True,
+        help="SQLAlchemy URL of heat's database (PostgreSQL, or SQLite for the embedded default).",
+    ),
+    cfg.IntOpt("max_pool_size", default=10, help="Connections kept in the pool."),
+    cfg.IntOpt("max_overflow", default=64, help="Connections allowed above max_pool_size."),
+]
+
+heat_api_opts = [
+    cfg.StrOpt("bind_host", default="127.0.0.1", help="Address the API listens on."),
+    cfg.PortOpt("bind_port", default=8004, help="Port the API listens on."),
+]
+
+noauth_opts = [
+    cfg.StrOpt("default_user", default="admin", help="User when a request names none."),
+    cfg.StrOpt("default_project", default="admin", help="Project when a request names none."),
+    cfg.ListOpt("default_roles", default=["admin"], help="Roles when a request names none."),
+]
+
+revision_opts = [
+    cfg.StrOpt("heat_revision", default="unknown", help="Revision shown by build_info."),
+]
+
+CONF.register_opts(default_opts)
+CONF.register_opts(database_opts, group="database")
+CONF.register_opts(heat_api_opts, group="heat_api")
+CONF.register_opts(noauth_opts, group="noauth")
+CONF.register_opts(revision_opts, group="revision")

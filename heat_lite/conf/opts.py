@@ -1,0 +1,13 @@
+"""Option lists for oslo-config-generator (entry point ``oslo.config.opts: heat_lite``)."""
+
+from heat_lite import conf
+
+
+def list_opts():
+    return [
+        ("DEFAULT", conf.default_opts),
+        ("database", conf.database_opts),
+        ("heat_api", conf.heat_api_opts),
+        ("noauth", conf.noauth_opts),
+        ("revision", conf.revision_opts),
+    ]

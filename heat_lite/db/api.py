@@ -1,0 +1,572 @@
+"""Heat's database API: small functions, one statement each where possible.
+
+Core statements on the model tables; rows come back as SQLAlchemy ``Row`` objects
+(attribute access). Compare-and-swap writes return whether a row matched.
+
+    db_api.configure('postgresql+psycopg2://postgres@127.0.0.1/heat')
+    with db_api.transaction() as conn:
+        ...
+    db_api.stack_get(stack_id)
+
+SQLite (the embedded default) serialises every transaction through one lock, so green
+or native threads of one process never meet a "database is locked" error.
+"""
+
+import contextlib
+import threading
+import uuid
+
+import sqlalchemy as sa
+from sqlalchemy import pool
+
+from heat_lite.common import exception
+from heat_lite.db import models
+
+_ENGINE = None
+_SQLITE_LOCK = None
+
+T_RAW = models.RawTemplate.__table__
+T_FILES = models.RawTemplateFiles.__table__
+T_STACK = models.Stack.__table__
+T_TAG = models.StackTag.__table__
+T_RSRC = models.Resource.__table__
+T_RDATA = models.ResourceData.__table__
+T_PROPS = models.ResourcePropertiesData.__table__
+T_EVENT = models.Event.__table__
+T_SYNC = models.SyncPoint.__table__
+T_CREDS = models.UserCreds.__table__
+T_SERVICE = models.Service.__table__
+
+utcnow = models.utcnow
+
+
+def configure(url, max_pool_size=10, max_overflow=64):
+    """Create the process-wide engine for ``url`` (replacing any previous one)."""
+    global _ENGINE, _SQLITE_LOCK
+    dispose()
+    if url.startswith("sqlite"):
+        _ENGINE = sa.create_engine(
+            url, connect_args={"check_same_thread": False}, poolclass=pool.StaticPool
+        )
+        _SQLITE_LOCK = threading.RLock()
+    else:
+        _ENGINE = sa.create_engine(
+            url, pool_size=max_pool_size, max_overflow=max_overflow, pool_pre_ping=True
+        )
+        _SQLITE_LOCK = None
+    return _ENGINE
+
+
+def get_engine():
+    if _ENGINE is None:
+        from heat_lite.conf import CONF
+
+        configure(
+            CONF.database.connection,
+            CONF.database.max_pool_size,
+            CONF.database.max_overflow,
+        )
+    return _ENGINE
+
+
+def dispose():
+    global _ENGINE
+    if _ENGINE is not None:
+        _ENGINE.dispose()
+        _ENGINE = None
+
+
+def create_schema():
+    """Create every table directly (tests and the embedded default; alembic elsewhere)."""
+    models.Base.metadata.create_all(get_engine())
+
+
+@contextlib.contextmanager
+def transaction():
+    engine = get_engine()
+    lock = _SQLITE_LOCK
+    if lock is not None:
+        with lock, engine.begin() as conn:
+            yield conn
+    else:
+        with engine.begin() as conn:
+            yield conn
+
+
+def _one(stmt):
+    with transaction() as conn:
+        return conn.execute(stmt).first()
+
+
+def _all(stmt):
+    with transaction() as conn:
+        return conn.execute(stmt).all()
+
+
+def _write(stmt):
+    with transaction() as conn:
+        return conn.execute(stmt).rowcount
+
+
+# raw_template ---------------------------------------------------------------------------
+
+def raw_template_create(template, environment, files=None):
+    with transaction() as conn:
+        files_id = None
+        if files:
+            files_id = conn.execute(
+                T_FILES.insert().values(files=files, created_at=utcnow())
+            ).inserted_primary_key[0]
+        return conn.execute(
+            T_RAW.insert().values(
+                template=template, environment=environment, files_id=files_id,
+                created_at=utcnow(),
+            )
+        ).inserted_primary_key[0]
+
+
+def raw_template_get(template_id):
+    row = _one(
+        sa.select(T_RAW, T_FILES.c.files.label("files_data"))
+        .select_from(T_RAW.outerjoin(T_FILES, T_RAW.c.files_id == T_FILES.c.id))
+        .where(T_RAW.c.id == template_id)
+    )
+    if row is None:
+        raise exception.EntityNotFound(entity="Template", name=template_id)
+    return row
+
+
+def raw_template_delete(template_id):
+    with transaction() as conn:
+        row = conn.execute(sa.select(T_RAW.c.files_id).where(T_RAW.c.id == template_id)).first()
+        conn.execute(T_RAW.delete().where(T_RAW.c.id == template_id))
+        if row is not None and row.files_id is not None:
+            conn.execute(T_FILES.delete().where(T_FILES.c.id == row.files_id))
+
+
+# user_creds -----------------------------------------------------------------------------
+
+def user_creds_create(context):
+    return _insert_id(
+        T_CREDS,
+        dict(username=context.username, tenant=context.project_name,
+             tenant_id=context.project_id, region_name=context.region_name,
+             auth_url=context.auth_url, trustor_user_id=context.user_id,
+             created_at=utcnow()),
+    )
+
+
+def user_creds_delete(creds_id):
+    _write(T_CREDS.delete().where(T_CREDS.c.id == creds_id))
+
+
+def _insert_id(table, values):
+    with transaction() as conn:
+        return conn.execute(table.insert().values(**values)).inserted_primary_key[0]
+
+
+# stack ----------------------------------------------------------------------------------
+
+def stack_create(values, tags=None):
+    values.setdefault("created_at", utcnow())
+    with transaction() as conn:
+        conn.execute(T_STACK.insert().values(**values))
+        if tags:
+            conn.execute(T_TAG.insert(), [{"stack_id": values["id"], "tag": t} for t in tags])
+
+
+def stack_get(stack_id, show_deleted=False, tenant=None):
+    stmt = sa.select(T_STACK).where(T_STACK.c.id == stack_id)
+    if not show_deleted:
+        stmt = stmt.where(T_STACK.c.deleted_at.is_(None))
+    if tenant is not None:
+        stmt = stmt.where(T_STACK.c.tenant == tenant)
+    return _one(stmt)
+
+
+def stack_get_by_name(tenant, name):
+    return _one(
+        sa.select(T_STACK).where(
+            T_STACK.c.tenant == tenant, T_STACK.c.name == name, T_STACK.c.deleted_at.is_(None)
+        )
+    )
+
+
+def stack_tags_get(stack_ids):
+    """{stack_id: [tag, ...]} for the given stacks (missing ids have no tags)."""
+    if not stack_ids:
+        return {}
+    tags = {}
+    for row in _all(
+        sa.select(T_TAG.c.stack_id, T_TAG.c.tag)
+        .where(T_TAG.c.stack_id.in_(list(stack_ids)))
+        .order_by(T_TAG.c.id)
+    ):
+        tags.setdefault(row.stack_id, []).append(row.tag)
+    return tags
+
+
+_STACK_SORT_KEYS = {
+    "stack_name": T_STACK.c.name,
+    "name": T_STACK.c.name,
+    "stack_status": T_STACK.c.status,
+    "status": T_STACK.c.status,
+    "creation_time": T_STACK.c.created_at,
+    "created_at": T_STACK.c.created_at,
+    "updated_time": T_STACK.c.updated_at,
+    "updated_at": T_STACK.c.updated_at,
+}
+
+_STACK_FILTER_COLUMNS = {
+    "id": T_STACK.c.id, "name": T_STACK.c.name, "status": T_STACK.c.status,
+    "action": T_STACK.c.action, "tenant": T_STACK.c.tenant, "username": T_STACK.c.username,
+    "owner_id": T_STACK.c.owner_id, "status_reason": T_STACK.c.status_reason,
+    "disable_rollback": T_STACK.c.disable_rollback, "timeout": T_STACK.c.timeout,
+    "stack_user_project_id": T_STACK.c.stack_user_project_id,
+}
+
+
+def _stack_query(tenant, filters, show_deleted, show_nested, tags, tags_any, not_tags,
+                 not_tags_any, columns=None):
+    stmt = sa.select(*(columns if columns is not None else [T_STACK]))
+    if tenant is not None:
+        stmt = stmt.where(T_STACK.c.tenant == tenant)
+    if not show_deleted:
+        stmt = stmt.where(T_STACK.c.deleted_at.is_(None))
+    if not show_nested:
+        stmt = stmt.where(T_STACK.c.owner_id.is_(None))
+    for key, value in (filters or {}).items():
+        column = _STACK_FILTER_COLUMNS.get(key)
+        if column is None:
+            continue
+        values = value if isinstance(value, list) else [value]
+        stmt = stmt.where(column.in_(values))
+
+    def tagged(tag):
+        return sa.exists().where(T_TAG.c.stack_id == T_STACK.c.id, T_TAG.c.tag == tag)
+
+    if tags:
+        stmt = stmt.where(sa.and_(*[tagged(t) for t in tags]))
+    if tags_any:
+        stmt = stmt.where(sa.or_(*[tagged(t) for t in tags_any]))
+    if not_tags:
+        stmt = stmt.where(sa.not_(sa.and_(*[tagged(t) for t in not_tags])))
+    if not_tags_any:
+        stmt = stmt.where(sa.not_(sa.or_(*[tagged(t) for t in not_tags_any])))
+    return stmt
+
+
+def stack_get_all(tenant=None, limit=None, sort_keys=None, marker=None, sort_dir=None,
+                  filters=None, show_deleted=False, show_nested=False, tags=None,
+                  tags_any=None, not_tags=None, not_tags_any=None):
+    stmt = _stack_query(tenant, filters, show_deleted, show_nested, tags, tags_any, not_tags,
+                        not_tags_any)
+    keys = [_STACK_SORT_KEYS[k] for k in (sort_keys or []) if k in _STACK_SORT_KEYS]
+    if not keys:
+        keys = [T_STACK.c.created_at]
+        direction = sort_dir or "desc"
+    else:
+        direction = sort_dir or "asc"
+    keys.append(T_STACK.c.id)
+    order = [k.desc() if direction == "desc" else k.asc() for k in keys]
+    rows = _all(stmt.order_by(*order))
+    if marker:
+        ids = [r.id for r in rows]
+        if marker in ids:
+            rows = rows[ids.index(marker) + 1:]
+    if limit is not None:
+        rows = rows[: int(limit)]
+    return rows
+
+
+def stack_count_all(tenant=None, filters=None, show_deleted=False, show_nested=False,
+                    tags=None, tags_any=None, not_tags=None, not_tags_any=None):
+    stmt = _stack_query(tenant, filters, show_deleted, show_nested, tags, tags_any, not_tags,
+                        not_tags_any, columns=[sa.func.count(T_STACK.c.id)])
+    return _one(stmt)[0]
+
+
+def stack_update(stack_id, values, exp_trvsl=None):
+    """Update a stack; with ``exp_trvsl`` only if its current traversal is still that one."""
+    stmt = T_STACK.update().where(T_STACK.c.id == stack_id).values(**values)
+    if exp_trvsl is not None:
+        stmt = stmt.where(T_STACK.c.current_traversal == exp_trvsl)
+    return _write(stmt) > 0
+
+
+def stack_soft_delete(stack_id):
+    _write(T_STACK.update().where(T_STACK.c.id == stack_id).values(deleted_at=utcnow()))
+
+
+# resource -------------------------------------------------------------------------------
+
+def resource_create_many(rows):
+    """Insert resource rows in one round trip; returns their new ids in the same order."""
+    if not rows:
+        return []
+    now = utcnow()
+    for row in rows:
+        row.setdefault("uuid", str(uuid.uuid4()))
+        row.setdefault("created_at", now)
+        row.setdefault("atomic_key", 0)
+        row.setdefault("requires", [])
+        row.setdefault("needed_by", [])
+    with transaction() as conn:
+        result = conn.execute(
+            T_RSRC.insert().returning(T_RSRC.c.id, T_RSRC.c.uuid, sort_by_parameter_order=True),
+            rows,
+        )
+        return [r.id for r in result]
+
+
+def resource_get(resource_id):
+    row = _one(sa.select(T_RSRC).where(T_RSRC.c.id == resource_id))
+    if row is None:
+        raise exception.EntityNotFound(entity="Resource", name=resource_id)
+    return row
+
+
+def resource_get_all_by_stack(stack_id):
+    return _all(sa.select(T_RSRC).where(T_RSRC.c.stack_id == stack_id).order_by(T_RSRC.c.id))
+
+
+def resource_get_by_name(stack_id, name):
+    """The newest non-replaced row of that name, preferring non-DELETE rows."""
+    rows = _all(
+        sa.select(T_RSRC).where(T_RSRC.c.stack_id == stack_id, T_RSRC.c.name == name)
+        .order_by(T_RSRC.c.id.desc())
+    )
+    for row in rows:
+        if row.replaced_by is None and row.action != "DELETE":
+            return row
+    return rows[0] if rows else None
+
+
+def resource_update(resource_id, values, atomic_key, expected_engine_id=None):
+    """CAS write: matches only ``atomic_key`` and the expected lock holder (None = unlocked)."""
+    return resource_update_and_event(resource_id, values, atomic_key, expected_engine_id, None)
+
+
+def resource_update_and_event(resource_id, values, atomic_key, expected_engine_id, event):
+    """A CAS resource write plus its event row, in one transaction. Returns success."""
+    values = dict(values, atomic_key=atomic_key + 1)
+    stmt = T_RSRC.update().where(T_RSRC.c.id == resource_id, T_RSRC.c.atomic_key == atomic_key)
+    if expected_engine_id is None:
+        stmt = stmt.where(T_RSRC.c.engine_id.is_(None))
+    else:
+        stmt = stmt.where(T_RSRC.c.engine_id == expected_engine_id)
+    with transaction() as conn:
+        if conn.execute(stmt.values(**values)).rowcount == 0:
+            return False
+        if event is not None:
+            conn.execute(T_EVENT.insert().values(**_event_values(event)))
+        return True
+
+
+def resource_delete(resource_id):
+    with transaction() as conn:
+        conn.execute(T_RDATA.delete().where(T_RDATA.c.resource_id == resource_id))
+        conn.execute(T_RSRC.delete().where(T_RSRC.c.id == resource_id))
+
+
+def resource_purge_deleted(stack_id):
+    """Delete the stack's DELETE_COMPLETE resource rows (and their data)."""
+    with transaction() as conn:
+        ids = sa.select(T_RSRC.c.id).where(
+            T_RSRC.c.stack_id == stack_id, T_RSRC.c.action == "DELETE",
+            T_RSRC.c.status == "COMPLETE",
+        )
+        conn.execute(T_RDATA.delete().where(T_RDATA.c.resource_id.in_(ids)))
+        conn.execute(
+            T_RSRC.delete().where(
+                T_RSRC.c.stack_id == stack_id, T_RSRC.c.action == "DELETE",
+                T_RSRC.c.status == "COMPLETE",
+            )
+        )
+
+
+def resource_data_get_all(resource_id):
+    rows = _all(sa.select(T_RDATA).where(T_RDATA.c.resource_id == resource_id))
+    return {r.key: r.value for r in rows}
+
+
+def resource_data_set(resource_id, key, value, redact=False):
+    with transaction() as conn:
+        updated = conn.execute(
+            T_RDATA.update()
+            .where(T_RDATA.c.resource_id == resource_id, T_RDATA.c.key == key)
+            .values(value=value, redact=redact, updated_at=utcnow())
+        ).rowcount
+        if not updated:
+            conn.execute(
+                T_RDATA.insert().values(resource_id=resource_id, key=key, value=value,
+                                        redact=redact, created_at=utcnow())
+            )
+
+
+def resource_attr_data_set(resource_id, data):
+    """Store cached attribute values of a resource (``None`` clears them)."""
+    with transaction() as conn:
+        prop_id = None
+        if data:
+            prop_id = conn.execute(
+                T_PROPS.insert().values(data=data, created_at=utcnow())
+            ).inserted_primary_key[0]
+        conn.execute(T_RSRC.update().where(T_RSRC.c.id == resource_id)
+                     .values(attr_data_id=prop_id))
+
+
+def resource_attr_data_get(prop_id):
+    row = _one(sa.select(T_PROPS.c.data).where(T_PROPS.c.id == prop_id))
+    return row.data if row is not None else None
+
+
+# event ----------------------------------------------------------------------------------
+
+def _event_values(event):
+    values = dict(event)
+    values.setdefault("uuid", str(uuid.uuid4()))
+    values.setdefault("created_at", utcnow())
+    reason = values.get("resource_status_reason") or ""
+    values["resource_status_reason"] = reason[:255]
+    return values
+
+
+def event_create(event):
+    with transaction() as conn:
+        conn.execute(T_EVENT.insert().values(**_event_values(event)))
+
+
+def event_count_all_by_stack(stack_id):
+    return _one(sa.select(sa.func.count(T_EVENT.c.id)).where(T_EVENT.c.stack_id == stack_id))[0]
+
+
+def event_purge_oldest(stack_id, count):
+    with transaction() as conn:
+        ids = (
+            sa.select(T_EVENT.c.id).where(T_EVENT.c.stack_id == stack_id)
+            .order_by(T_EVENT.c.id).limit(count)
+        )
+        conn.execute(T_EVENT.delete().where(T_EVENT.c.id.in_(ids.scalar_subquery())))
+
+
+_EVENT_SORT_KEYS = {
+    "event_time": T_EVENT.c.created_at,
+    "created_at": T_EVENT.c.created_at,
+    "resource_type": T_EVENT.c.resource_type,
+}
+_EVENT_FILTER_COLUMNS = {
+    "resource_status": T_EVENT.c.resource_status,
+    "resource_action": T_EVENT.c.resource_action,
+    "resource_name": T_EVENT.c.resource_name,
+    "resource_type": T_EVENT.c.resource_type,
+    "uuid": T_EVENT.c.uuid,
+}
+
+
+def event_get_all_by_stacks(stack_ids, filters=None, limit=None, marker=None, sort_keys=None,
+                            sort_dir=None):
+    stmt = sa.select(T_EVENT).where(T_EVENT.c.stack_id.in_(list(stack_ids)))
+    for key, value in (filters or {}).items():
+        column = _EVENT_FILTER_COLUMNS.get(key)
+        if column is not None:
+            stmt = stmt.where(column.in_(value if isinstance(value, list) else [value]))
+    keys = [_EVENT_SORT_KEYS[k] for k in (sort_keys or []) if k in _EVENT_SORT_KEYS]
+    if not keys:
+        keys = [T_EVENT.c.created_at]
+    direction = sort_dir or ("asc" if sort_keys else "desc")
+    keys.append(T_EVENT.c.id)
+    stmt = stmt.order_by(*[k.desc() if direction == "desc" else k.asc() for k in keys])
+    rows = _all(stmt)
+    if marker:
+        ids = [r.uuid for r in rows]
+        if marker in ids:
+            rows = rows[ids.index(marker) + 1:]
+    if limit is not None:
+        rows = rows[: int(limit)]
+    return rows
+
+
+# sync_point -----------------------------------------------------------------------------
+
+def sync_point_create_many(rows):
+    now = utcnow()
+    for row in rows:
+        row.setdefault("atomic_key", 0)
+        row.setdefault("input_data", {})
+        row.setdefault("extra_data", None)
+        row.setdefault("created_at", now)
+    with transaction() as conn:
+        conn.execute(T_SYNC.insert(), rows)
+
+
+def sync_point_get(entity_id, traversal_id, is_update):
+    return _one(sa.select(T_SYNC).where(
+        T_SYNC.c.entity_id == str(entity_id), T_SYNC.c.traversal_id == traversal_id,
+        T_SYNC.c.is_update == is_update,
+    ))
+
+
+def sync_point_merge(entity_id, traversal_id, is_update, merge):
+    """Atomic read-modify-write of one sync point.
+
+    The row is read under a row lock (``SELECT ... FOR UPDATE``; SQLite serialises the
+    whole transaction), ``merge(input_data, extra_data)`` returns the new pair, which is
+    written back with ``atomic_key + 1``. Concurrent callers queue on the lock, so no
+    input is ever lost and nobody spins in a retry loop. Returns the written pair.
+    """
+    key = (
+        T_SYNC.c.entity_id == str(entity_id),
+        T_SYNC.c.traversal_id == traversal_id,
+        T_SYNC.c.is_update == is_update,
+    )
+    with transaction() as conn:
+        row = conn.execute(
+            sa.select(T_SYNC.c.input_data, T_SYNC.c.extra_data, T_SYNC.c.atomic_key)
+            .where(*key).with_for_update()
+        ).first()
+        if row is None:
+            raise exception.EntityNotFound(entity="Sync Point", name=entity_id)
+        input_data, extra_data = merge(row.input_data or {}, row.extra_data)
+        conn.execute(
+            T_SYNC.update().where(*key).values(
+                input_data=input_data, extra_data=extra_data,
+                atomic_key=row.atomic_key + 1, updated_at=utcnow(),
+            )
+        )
+        return input_data, extra_data
+
+
+def sync_point_delete_all_by_stack_and_traversal(stack_id, traversal_id):
+    return _write(T_SYNC.delete().where(
+        T_SYNC.c.stack_id == stack_id, T_SYNC.c.traversal_id == traversal_id
+    ))
+
+
+def sync_point_count(stack_id=None):
+    stmt = sa.select(sa.func.count()).select_from(T_SYNC)
+    if stack_id is not None:
+        stmt = stmt.where(T_SYNC.c.stack_id == stack_id)
+    return _one(stmt)[0]
+
+
+# service --------------------------------------------------------------------------------
+
+def service_create(values):
+    values.setdefault("id", str(uuid.uuid4()))
+    values.setdefault("created_at", utcnow())
+    with transaction() as conn:
+        conn.execute(T_SERVICE.insert().values(**values))
+    return values["id"]
+
+
+def service_update(service_id):
+    _write(T_SERVICE.update().where(T_SERVICE.c.id == service_id).values(updated_at=utcnow()))
+
+
+def service_delete(service_id):
+    _write(T_SERVICE.delete().where(T_SERVICE.c.id == service_id))
+
+
+def service_get_all():
+    return _all(sa.select(T_SERVICE).where(T_SERVICE.c.deleted_at.is_(None)))

@@ -1,0 +1,154 @@
+"""CheckResource: what a worker does with one graph node, then how it tells the next ones.
+
+``check`` acts on the resource (create, or delete on a cleanup node), then propagates:
+for every node that requires this one it records this node's data at that node's sync
+point, and casts ``check_resource`` for it once all its inputs are in. A root reports to
+the stack's own sync point; the last root to report completes the stack. A failing
+resource fails the stack with ``Resource <ACTION> failed: <reason>`` and propagates
+nothing.
+
+    CheckResource(engine_id, worker_client).check(ctx, node, traversal, rsrc, stack, graph)
+"""
+
+import collections
+import logging
+import threading
+
+from heat_lite.common import exception
+from heat_lite.engine import stack as parser
+from heat_lite.engine import sync_point
+from heat_lite.rpc import api as rpc_api
+
+LOG = logging.getLogger(__name__)
+
+
+class Graph:
+    """A traversal's graph (from ``stack.current_deps``), with its roots and dep attrs."""
+
+    def __init__(self, current_deps):
+        self.deps = parser.deps_from_json(current_deps)
+        self.roots = self.deps.roots()
+
+
+class TemplateFacts:
+    """What propagation needs to know of a template: attributes used, outputs' resources."""
+
+    def __init__(self, stack):
+        self.dep_attrs = collections.defaultdict(set)
+        self.output_resources = set()
+        definitions = stack.definitions
+        outputs = stack.t.outputs(stack)
+        for defn in list(definitions.values()) + list(outputs.values()):
+            for name in defn.required_resource_names():
+                for path in defn.dep_attrs(name):
+                    self.dep_attrs[name].add(path[0] if isinstance(path, tuple) else path)
+        for output in outputs.values():
+            self.output_resources.update(output.required_resource_names())
+
+
+class _Cache:
+    """A small LRU cache, safe across (green) threads."""
+
+    def __init__(self, size):
+        self._data = collections.OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def get(self, key, build):
+        with self._lock:
+            if key in self._data:
+                self._data.move_to_end(key)
+                return self._data[key]
+        value = build()
+        with self._lock:
+            self._data[key] = value
+            while len(self._data) > self._size:
+                self._data.popitem(last=False)
+        return value
+
+
+_graphs = _Cache(64)
+_facts = _Cache(256)
+
+
+def graph_for(stack):
+    return _graphs.get(stack.current_traversal, lambda: Graph(stack.current_deps))
+
+
+def facts_for(stack):
+    return _facts.get(stack.t.id, lambda: TemplateFacts(stack))
+
+
+class CheckResource:
+    def __init__(self, engine_id, rpc_client):
+        self.engine_id = engine_id
+        self._rpc_client = rpc_client
+
+    def check(self, cnxt, resource_id, current_traversal, is_update, rsrc, stack,
+              skip_propagate=False, accumulated_failures=None):
+        if stack.has_timed_out():
+            stack.mark_failed("Timed out")
+            return
+        if not skip_propagate:
+            try:
+                self._act(rsrc, stack, is_update)
+            except exception.ResourceFailure as failure:
+                reason = "Resource %s failed: %s" % (failure.action, failure)
+                stack.mark_failed(reason)
+                return
+            except exception.UpdateInProgress:
+                LOG.info("Resource %s is locked by another traversal; dropping %s",
+                         rsrc.name, current_traversal)
+                return
+        self._propagate(cnxt, resource_id, current_traversal, is_update, rsrc, stack)
+
+    def _act(self, rsrc, stack, is_update):
+        timeout = stack.time_remaining()
+        if is_update:
+            requires = {data["id"] for data in stack.node_data.values()}
+            if rsrc.action == rpc_api.INIT:
+                rsrc.create_convergence(stack.t.id, requires, self.engine_id, timeout)
+            else:
+                rsrc.update_convergence(stack.t.id, requires, self.engine_id, timeout)
+        else:
+            rsrc.delete_convergence(stack.t.id, self.engine_id, timeout)
+
+    def _propagate(self, cnxt, resource_id, current_traversal, is_update, rsrc, stack):
+        graph = graph_for(stack)
+        deps = graph.deps
+        key = (resource_id, is_update)
+        if key not in deps and rsrc.replaces is not None:
+            key = (rsrc.replaces, is_update)
+        facts = facts_for(stack) if is_update else None
+        node_data = None
+        try:
+            for req in sorted(deps.required_by(key), key=lambda n: n[1]):
+                if req[1]:
+                    if node_data is None:
+                        node_data = rsrc.node_data(facts.dep_attrs.get(rsrc.name, ()))
+                    data = node_data
+                elif req[0] != key[0]:
+                    data = rsrc.replaced_by if rsrc.replaced_by is not None else resource_id
+                else:
+                    data = None
+                self._sync_and_check(cnxt, req, current_traversal, deps.requires(req),
+                                     key, data)
+            if is_update and rsrc.name in facts.output_resources:
+                if node_data is None:
+                    node_data = rsrc.node_data(facts.dep_attrs.get(rsrc.name, ()))
+                rsrc.store_node_data(node_data)
+            if key in graph.roots:
+                sync_point.sync(stack.id, current_traversal, True, graph.roots, {key: None},
+                                lambda *args: stack.mark_complete())
+        except exception.EntityNotFound:
+            LOG.info("Traversal %s of stack %s was superseded", current_traversal, stack.id)
+
+    def _sync_and_check(self, cnxt, node, traversal, predecessors, sender_key, data):
+        def trigger(entity_id, input_data, failures, skip):
+            self._rpc_client.check_resource(
+                cnxt, node[0], traversal,
+                {"input_data": sync_point.serialize_input_data(input_data)}, node[1], None,
+                skip_propagate=skip, accumulated_failures=failures or None,
+            )
+
+        sync_point.sync(node[0], traversal, node[1], predecessors, {sender_key: data}, trigger)

@@ -1,0 +1,44 @@
+"""Event rows for stack and resource state changes, and their pruning.
+
+    db_api.event_create(event.stack_event(stack))
+    event.maybe_purge(stack.id)   # 2 in event_purge_batch_size chance of pruning
+"""
+
+import random
+
+from heat_lite.conf import CONF
+from heat_lite.db import api as db_api
+
+
+def resource_event(rsrc):
+    return {
+        "stack_id": rsrc.stack.id,
+        "resource_action": rsrc.action,
+        "resource_status": rsrc.status,
+        "resource_name": rsrc.name,
+        "physical_resource_id": rsrc.resource_id or "",
+        "resource_status_reason": rsrc.status_reason,
+        "resource_type": rsrc.type_name,
+    }
+
+
+def stack_event(stack):
+    return {
+        "stack_id": stack.id,
+        "resource_action": stack.action,
+        "resource_status": stack.status,
+        "resource_name": stack.name,
+        "physical_resource_id": stack.id,
+        "resource_status_reason": stack.status_reason,
+        "resource_type": "OS::Heat::Stack",
+    }
+
+
+def maybe_purge(stack_id):
+    """Keep roughly max_events_per_stack events: sometimes count, and drop the oldest batch."""
+    limit = CONF.max_events_per_stack
+    batch = CONF.event_purge_batch_size
+    if limit <= 0 or random.random() >= 2.0 / batch:
+        return
+    if db_api.event_count_all_by_stack(stack_id) >= limit:
+        db_api.event_purge_oldest(stack_id, batch)

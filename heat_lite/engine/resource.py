@@ -1,0 +1,223 @@
+"""Resource: the base of every resource plugin, and its convergence actions.
+
+A plugin declares ``properties_schema`` and ``attributes_schema`` and implements any of
+``handle_create``/``check_create_complete``/``handle_delete``/``check_delete_complete``
+and ``get_attribute``. The base class does the rest: the per-resource lock (``engine_id``
+plus a compare-and-swap on ``atomic_key``), state changes with their events, and the
+data a resource sends to the nodes that depend on it.
+
+    rsrc = Resource.load(row, stack)
+    rsrc.create_convergence(template_id, requires, engine_id, timeout)
+    rsrc.node_data()   # {'id', 'name', 'reference_id', 'attrs', 'status', 'action', 'uuid'}
+"""
+
+import time
+
+from heat_lite.common import exception, short_id
+from heat_lite.db import api as db_api
+from heat_lite.engine import event, resources
+from heat_lite.rpc import api as rpc_api
+
+INIT, CREATE, DELETE, UPDATE = rpc_api.INIT, rpc_api.CREATE, rpc_api.DELETE, rpc_api.UPDATE
+IN_PROGRESS, FAILED, COMPLETE = rpc_api.IN_PROGRESS, rpc_api.FAILED, rpc_api.COMPLETE
+
+# resource task polling: start fast, back off to a modest cap (Heat polls every 1 s)
+POLL_START, POLL_CAP = 0.005, 0.25
+
+
+class Timeout(Exception):
+    def __init__(self):
+        super().__init__("Timed out")
+
+
+class Resource:
+    """A resource of a stack; subclasses are the plugins of heat_lite.engine.resources."""
+
+    properties_schema = {}
+    attributes_schema = {}
+    # pause between polls of check_*_complete; plugins that poll a simulated cloud may raise it
+    poll_cap = POLL_CAP
+    # False for placeholders (OS::Heat::None) that accept and ignore any properties
+    validate_properties = True
+
+    def __init__(self, name, definition, stack):
+        self.name = name
+        self.t = definition
+        self.stack = stack
+        self.type_name = definition.resource_type
+        self.properties = (
+            definition.properties(self.properties_schema) if self.validate_properties else None
+        )
+        self.id = None
+        self.uuid = None
+        self.resource_id = None
+        self.action, self.status, self.status_reason = INIT, COMPLETE, ""
+        self.atomic_key = 0
+        self.engine_id = None
+        self.requires = []
+        self.replaces = self.replaced_by = None
+        self.current_template_id = None
+        self.created_time = self.updated_time = None
+        self._data = None
+
+    @staticmethod
+    def load(row, stack, definition):
+        """Build the plugin object for a resource row under ``definition``."""
+        cls = resources.get_class(definition.resource_type)
+        rsrc = cls(row.name, definition, stack)
+        rsrc._set_from_row(row)
+        return rsrc
+
+    def _set_from_row(self, row):
+        self.id, self.uuid, self.resource_id = row.id, row.uuid, row.nova_instance
+        self.action, self.status, self.status_reason = row.action, row.status, row.status_reason
+        self.atomic_key, self.engine_id = row.atomic_key, row.engine_id
+        self.requires = list(row.requires or [])
+        self.replaces, self.replaced_by = row.replaces, row.replaced_by
+        self.current_template_id = row.current_template_id
+        self.created_time, self.updated_time = row.created_at, row.updated_at
+
+    # -- plugin hooks ----------------------------------------------------------------------
+
+    def handle_create(self):
+        return None
+
+    def check_create_complete(self, token):
+        return True
+
+    def handle_delete(self):
+        return None
+
+    def check_delete_complete(self, token):
+        return True
+
+    def get_attribute(self, key, *path):
+        """The value of attribute ``key`` (plugins override; unknown keys give None)."""
+        return None
+
+    def get_reference_id(self):
+        return self.resource_id if self.resource_id is not None else self.name
+
+    # -- helpers for plugins ---------------------------------------------------------------
+
+    def physical_resource_name(self):
+        return "%s-%s-%s" % (self.stack.name, self.name, short_id.get_id(self.uuid))
+
+    def resource_id_set(self, value):
+        self.resource_id = value
+
+    def data(self):
+        if self._data is None:
+            self._data = db_api.resource_data_get_all(self.id) if self.id else {}
+        return self._data
+
+    def data_set(self, key, value, redact=False):
+        db_api.resource_data_set(self.id, key, value, redact)
+        self.data()[key] = value
+
+    # -- convergence actions ---------------------------------------------------------------
+
+    def create_convergence(self, template_id, requires, engine_id, timeout):
+        """Create the resource; raises ResourceFailure (after storing CREATE_FAILED)."""
+        self.requires = sorted(requires, reverse=True)
+        self.current_template_id = template_id
+        self._run_action(CREATE, engine_id, timeout, self._create_steps)
+
+    def _create_steps(self):
+        if self.properties is not None:
+            self.properties.validate()
+        return self.handle_create, self.check_create_complete
+
+    def delete_convergence(self, template_id, engine_id, timeout):
+        """Delete the resource unless it belongs to ``template_id`` (the new definition)."""
+        if self.current_template_id == template_id and self.action != DELETE:
+            return
+        if self.action == INIT:
+            db_api.resource_delete(self.id)
+            return
+        if self.action == DELETE and self.status == COMPLETE:
+            return
+        self._run_action(DELETE, engine_id, timeout,
+                         lambda: (self.handle_delete, self.check_delete_complete))
+
+    def update_convergence(self, template_id, requires, engine_id, timeout):
+        """Adopt the new template for a resource whose definition did not change.
+
+        In-place updates and replacement come with stack update; here the resource just
+        records the template and requirements it now belongs to.
+        """
+        self.requires = sorted(requires, reverse=True)
+        self.current_template_id = template_id
+        values = {"requires": self.requires, "current_template_id": template_id}
+        if not db_api.resource_update(self.id, values, self.atomic_key):
+            raise exception.UpdateInProgress(resource_name=self.name)
+        self.atomic_key += 1
+
+    def store_node_data(self, node_data):
+        """Cache what outputs need of this resource (reference and attributes)."""
+        db_api.resource_attr_data_set(self.id, node_data)
+
+    def _run_action(self, action, engine_id, timeout, steps):
+        self._store_state(action, IN_PROGRESS, "state changed", lock=engine_id)
+        try:
+            handle, check = steps()
+            self._poll(handle, check, timeout)
+        except Exception as exc:
+            failure = exception.ResourceFailure(exc, self, action)
+            self._store_state(action, FAILED, str(failure), unlock=engine_id)
+            raise failure
+        self._store_state(action, COMPLETE, "state changed", unlock=engine_id)
+
+    def _poll(self, handle, check, timeout):
+        deadline = time.monotonic() + timeout if timeout is not None else None
+        token = handle()
+        wait = POLL_START
+        while not check(token):
+            if deadline is not None and time.monotonic() > deadline:
+                raise Timeout()
+            time.sleep(wait)
+            wait = min(wait * 2, self.poll_cap)
+
+    def _store_state(self, action, status, reason, lock=None, unlock=None):
+        """Write the state (and its event), taking or releasing the resource lock.
+
+        ``lock=engine_id`` takes the lock (the row must be unlocked); ``unlock=engine_id``
+        releases it (the row must be held by that engine). Raises UpdateInProgress when the
+        compare-and-swap finds the row changed or held by someone else.
+        """
+        self.action, self.status, self.status_reason = action, status, reason
+        now = db_api.utcnow()
+        values = {
+            "action": action, "status": status, "status_reason": reason,
+            "nova_instance": self.resource_id, "updated_at": now,
+        }
+        if lock is not None:
+            values.update(engine_id=lock, requires=self.requires,
+                          current_template_id=self.current_template_id)
+        if unlock is not None:
+            values["engine_id"] = None
+        expected = unlock
+        ok = db_api.resource_update_and_event(
+            self.id, values, self.atomic_key, expected, event.resource_event(self)
+        )
+        if not ok:
+            raise exception.UpdateInProgress(resource_name=self.name)
+        self.atomic_key += 1
+        self.engine_id = lock
+        self.updated_time = now
+        event.maybe_purge(self.stack.id)
+
+    # -- data for dependents ---------------------------------------------------------------
+
+    def node_data(self, attr_names=()):
+        """What this resource sends along its graph edges (spec §4.9)."""
+        attrs = {}
+        for name in attr_names:
+            try:
+                attrs[name] = self.get_attribute(name)
+            except Exception:  # an attribute that cannot be resolved is sent as None
+                attrs[name] = None
+        return {
+            "id": self.id, "name": self.name, "reference_id": self.get_reference_id(),
+            "attrs": attrs, "status": self.status, "action": self.action, "uuid": self.uuid,
+        }

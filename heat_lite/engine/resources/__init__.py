@@ -1,0 +1,39 @@
+"""The resource type registry: type name -> plugin class.
+
+Plugin modules expose ``resource_mapping()`` (as Heat's do); the registry imports the
+modules listed in PLUGIN_MODULES once.
+
+    resources.get_class('OS::Heat::None')  -> NoneResource
+"""
+
+import importlib
+
+from heat_lite.common import exception
+
+PLUGIN_MODULES = (
+    "heat_lite.engine.resources.openstack.heat.none_resource",
+    "heat_lite.engine.resources.openstack.heat.test_resource",
+    "heat_lite.engine.resources.openstack.heat.random_string",
+    "heat_lite.engine.resources.openstack.heat.value",
+)
+
+_REGISTRY = {}
+
+
+def _load():
+    for module_name in PLUGIN_MODULES:
+        module = importlib.import_module(module_name)
+        _REGISTRY.update(module.resource_mapping())
+
+
+def registry():
+    if not _REGISTRY:
+        _load()
+    return _REGISTRY
+
+
+def get_class(type_name):
+    try:
+        return registry()[type_name]
+    except KeyError:
+        raise exception.ResourceTypeNotFound(type_name=type_name)

@@ -1,0 +1,17 @@
+"""OS::Heat::None: a placeholder that accepts any properties and does nothing."""
+
+import uuid
+
+from heat_lite.engine import resource
+
+
+class NoneResource(resource.Resource):
+    # any properties are accepted and ignored
+    validate_properties = False
+
+    def handle_create(self):
+        self.resource_id_set(str(uuid.uuid4()))
+
+
+def resource_mapping():
+    return {"OS::Heat::None": NoneResource}

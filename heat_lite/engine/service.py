@@ -1,0 +1,348 @@
+"""EngineService: the RPC endpoint of topic ``engine`` (version 1.36).
+
+Each method checks what it must synchronously, stores state, and returns; long work
+(a traversal) runs in the background and in the workers. Business errors are declared
+as expected so they cross RPC to the API without traceback noise.
+
+    service = EngineService(host='h', engine_id='e1')
+    service.start()
+"""
+
+import logging
+import re
+import socket
+import threading
+import uuid
+
+import oslo_messaging
+
+from heat_lite.common import exception, messaging
+from heat_lite.conf import CONF
+from heat_lite.db import api as db_api
+from heat_lite.engine import api, environment, resources, templates
+from heat_lite.engine import stack as parser
+from heat_lite.engine import template as tmpl_mod
+from heat_lite.rpc import api as rpc_api
+
+LOG = logging.getLogger(__name__)
+
+expected = oslo_messaging.expected_exceptions(exception.HeatException)
+
+STACK_NAME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9_.-]{0,254}$")
+UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
+
+
+class EngineService:
+    RPC_API_VERSION = rpc_api.ENGINE_RPC_VERSION
+    target = oslo_messaging.Target(version=RPC_API_VERSION)
+
+    def __init__(self, host, engine_id):
+        self.host = host
+        self.engine_id = engine_id
+        self._rpc_server = None
+        self._service_id = None
+        self._stop = threading.Event()
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def start(self):
+        target = oslo_messaging.Target(topic=rpc_api.ENGINE_TOPIC, server=self.host,
+                                       version=self.RPC_API_VERSION)
+        self._rpc_server = messaging.get_rpc_server(target, [self])
+        self._rpc_server.start()
+        self._service_id = db_api.service_create({
+            "engine_id": self.engine_id, "host": self.host, "hostname": socket.gethostname(),
+            "binary": "heat-engine", "topic": rpc_api.ENGINE_TOPIC,
+            "report_interval": CONF.periodic_interval,
+        })
+        threading.Thread(target=self._heartbeat, daemon=True).start()
+
+    def _heartbeat(self):
+        while not self._stop.wait(CONF.periodic_interval):
+            db_api.service_update(self._service_id)
+
+    def stop(self):
+        self._stop.set()
+        if self._rpc_server is not None:
+            self._rpc_server.stop()
+            self._rpc_server.wait()
+            self._rpc_server = None
+        if self._service_id is not None:
+            db_api.service_delete(self._service_id)
+            self._service_id = None
+
+    # -- lookups ---------------------------------------------------------------------------
+
+    def _get_stack_row(self, cnxt, stack_identity, show_deleted=False):
+        stack_id = stack_identity.get("stack_id")
+        row = db_api.stack_get(stack_id, show_deleted=show_deleted) if stack_id else None
+        name = stack_identity.get("stack_name")
+        if row is None:
+            raise exception.EntityNotFound(entity="Stack", name=name)
+        if not cnxt.is_admin and cnxt.project_id not in (row.tenant, row.stack_user_project_id):
+            raise exception.EntityNotFound(entity="Stack", name=name)
+        if stack_identity.get("path") or row.name != name:
+            raise exception.EntityNotFound(entity="Stack", name=name)
+        return row
+
+    def _load_stack(self, cnxt, stack_identity, show_deleted=False):
+        row = self._get_stack_row(cnxt, stack_identity, show_deleted)
+        tags = db_api.stack_tags_get([row.id]).get(row.id)
+        return parser.Stack.load(cnxt, row=row, tags=tags)
+
+    @expected
+    def identify_stack(self, cnxt, stack_name):
+        row = None
+        if UUID_RE.match(stack_name):
+            row = db_api.stack_get(stack_name, show_deleted=True)
+            if row is not None and not cnxt.is_admin and row.tenant != cnxt.project_id:
+                row = None
+        if row is None:
+            row = db_api.stack_get_by_name(cnxt.project_id, stack_name)
+        if row is None:
+            raise exception.EntityNotFound(entity="Stack", name=stack_name)
+        return dict(parser.Stack(cnxt, row.name, None, stack_id=row.id,
+                                 tenant=row.tenant).identifier())
+
+    # -- stacks ----------------------------------------------------------------------------
+
+    @expected
+    def list_stacks(self, cnxt, limit=None, marker=None, sort_keys=None, sort_dir=None,
+                    filters=None, show_deleted=False, show_nested=False, show_hidden=False,
+                    tags=None, tags_any=None, not_tags=None, not_tags_any=None):
+        rows = db_api.stack_get_all(
+            cnxt.project_id, limit=limit, sort_keys=sort_keys, marker=marker,
+            sort_dir=sort_dir, filters=filters, show_deleted=show_deleted,
+            show_nested=show_nested, tags=tags, tags_any=tags_any, not_tags=not_tags,
+            not_tags_any=not_tags_any,
+        )
+        all_tags = db_api.stack_tags_get([r.id for r in rows])
+        return [api.format_stack_db_object(r, all_tags.get(r.id)) for r in rows]
+
+    @expected
+    def count_stacks(self, cnxt, filters=None, show_deleted=False, show_nested=False,
+                     show_hidden=False, tags=None, tags_any=None, not_tags=None,
+                     not_tags_any=None):
+        return db_api.stack_count_all(
+            cnxt.project_id, filters=filters, show_deleted=show_deleted,
+            show_nested=show_nested, tags=tags, tags_any=tags_any, not_tags=not_tags,
+            not_tags_any=not_tags_any,
+        )
+
+    @expected
+    def show_stack(self, cnxt, stack_identity, resolve_outputs=True):
+        stack = self._load_stack(cnxt, stack_identity, show_deleted=True)
+        outputs = None
+        if resolve_outputs and not (stack.action == rpc_api.DELETE
+                                    and stack.status == rpc_api.COMPLETE):
+            outputs = self._format_outputs(stack)
+        return [api.format_stack(stack, outputs)]
+
+    def _format_outputs(self, stack):
+        stack.node_data = self._node_data_of(stack)
+        return [api.format_stack_output(o) for o in stack.t.outputs(stack).values()]
+
+    @staticmethod
+    def _node_data_of(stack):
+        data = {}
+        for row in db_api.resource_get_all_by_stack(stack.id):
+            if row.attr_data_id is not None and row.replaced_by is None:
+                data[row.name] = db_api.resource_attr_data_get(row.attr_data_id)
+        return data
+
+    @expected
+    def get_template(self, cnxt, stack_identity):
+        return self._load_stack(cnxt, stack_identity, show_deleted=True).t.t
+
+    @expected
+    def list_outputs(self, cnxt, stack_identity):
+        stack = self._load_stack(cnxt, stack_identity)
+        return [{"output_key": o.name, "description": o.description}
+                for o in stack.t.outputs(stack).values()]
+
+    @expected
+    def show_output(self, cnxt, stack_identity, output_key):
+        stack = self._load_stack(cnxt, stack_identity)
+        outputs = stack.t.outputs(stack)
+        if output_key not in outputs:
+            raise exception.NotFound("Specified output key %s not found." % output_key)
+        stack.node_data = self._node_data_of(stack)
+        return api.format_stack_output(outputs[output_key])
+
+    @expected
+    def create_stack(self, cnxt, stack_name, template, params, files, args,
+                     environment_files=None, files_container=None, owner_id=None,
+                     nested_depth=0, user_creds_id=None, stack_user_project_id=None,
+                     parent_resource_name=None, template_id=None):
+        """Validate and store a new stack, then start its CREATE traversal.
+
+        :returns: the stack identity
+        :raises: StackExists, RequestLimitExceeded, StackValidationFailed and the
+                 template errors (all 400/409 at the API)
+        """
+        args = args or {}
+        if owner_id is None and not STACK_NAME_RE.match(stack_name or ""):
+            raise exception.StackValidationFailed(message=(
+                'Invalid stack name %s must contain only alphanumeric or "_-." characters, '
+                "must start with alpha and must be 255 characters or less." % stack_name))
+        if db_api.stack_get_by_name(cnxt.project_id, stack_name) is not None:
+            raise exception.StackExists(stack_name=stack_name)
+        self._check_stack_limit(cnxt, owner_id)
+        env = environment.merge(params, files or {}, environment_files)
+        tmpl = tmpl_mod.Template(template, files=files or {}, env=env)
+        self._check_resource_limit(tmpl)
+        stack = parser.Stack(
+            cnxt, stack_name, tmpl, action=rpc_api.CREATE, status=rpc_api.IN_PROGRESS,
+            timeout_mins=args.get(rpc_api.PARAM_TIMEOUT) or None,
+            disable_rollback=_bool(args.get(rpc_api.PARAM_DISABLE_ROLLBACK, True)),
+            owner_id=owner_id, nested_depth=nested_depth, tags=_tags(args.get("tags")),
+            parent_resource_name=parent_resource_name,
+            stack_user_project_id=stack_user_project_id,
+            current_traversal=str(uuid.uuid4()),
+        )
+        stack.validate()
+        stack.user_creds_id = user_creds_id or db_api.user_creds_create(cnxt)
+        templates.store(tmpl)
+        stack.store()
+        stack.converge_stack(tmpl, action=rpc_api.CREATE)
+        return dict(stack.identifier())
+
+    @staticmethod
+    def _check_stack_limit(cnxt, owner_id):
+        limit = CONF.max_stacks_per_tenant
+        if owner_id is not None or cnxt.is_admin or limit < 0:
+            return
+        if db_api.stack_count_all(cnxt.project_id) >= limit:
+            raise exception.RequestLimitExceeded(message=(
+                "You have reached the maximum stacks per tenant, %d. Please delete some "
+                "stacks." % limit))
+
+    @staticmethod
+    def _check_resource_limit(tmpl):
+        limit = CONF.max_resources_per_stack
+        if limit != -1 and len(tmpl.t.get("resources") or {}) > limit:
+            raise exception.RequestLimitExceeded(message="Maximum resources per stack exceeded.")
+
+    @expected
+    def delete_stack(self, cnxt, stack_identity):
+        """Start the DELETE traversal: converge to an empty template."""
+        stack = self._load_stack(cnxt, stack_identity)
+        if stack.action == rpc_api.DELETE and stack.status == rpc_api.COMPLETE:
+            raise exception.EntityNotFound(entity="Stack", name=stack.name)
+        stack.converge_stack(templates.empty_like(stack.t), action=rpc_api.DELETE)
+
+    # -- resources and events --------------------------------------------------------------
+
+    @expected
+    def list_stack_resources(self, cnxt, stack_identity, nested_depth=0, with_detail=False,
+                             filters=None):
+        stack = self._load_stack(cnxt, stack_identity, show_deleted=True)
+        rows = _current_rows(db_api.resource_get_all_by_stack(stack.id))
+        names = {r.id: r.name for r in rows}
+        result = []
+        for row in rows:
+            info = self._format_resource(cnxt, stack, row, names, rows, with_detail)
+            if _matches(info, filters):
+                result.append(info)
+        return result
+
+    @expected
+    def describe_stack_resource(self, cnxt, stack_identity, resource_name, with_attr=None):
+        stack = self._load_stack(cnxt, stack_identity, show_deleted=True)
+        rows = _current_rows(db_api.resource_get_all_by_stack(stack.id))
+        for row in rows:
+            if row.name == resource_name:
+                names = {r.id: r.name for r in rows}
+                return self._format_resource(cnxt, stack, row, names, rows, True, with_attr)
+        raise exception.ResourceNotFound(resource_name=resource_name, stack_name=stack.name)
+
+    def _format_resource(self, cnxt, stack, row, names, rows, detail, with_attr=None):
+        tmpl = templates.load(row.current_template_id) if row.current_template_id else stack.t
+        rsrc_type = ((tmpl.t.get("resources") or {}).get(row.name) or {}).get("type")
+        required_by = sorted(names[r.id] for r in rows if row.id in (r.requires or []))
+        attributes = self._attributes(cnxt, stack, row, tmpl, with_attr) if detail else None
+        return api.format_stack_resource(row, stack, rsrc_type, required_by, attributes)
+
+    @staticmethod
+    def _attributes(cnxt, stack, row, tmpl, with_attr):
+        from heat_lite.engine import resource as rsrc_mod
+
+        rsrc_stack = stack
+        if tmpl is not stack.t:
+            rsrc_stack = parser.Stack.load(cnxt, row=db_api.stack_get(stack.id, True))
+            rsrc_stack.t = tmpl
+        defn = rsrc_stack.definitions.get(row.name)
+        if defn is None:
+            return {}
+        try:
+            rsrc = rsrc_mod.Resource.load(row, rsrc_stack, defn)
+        except exception.HeatException:
+            return {}
+        names = list(type(rsrc).attributes_schema) + list(with_attr or [])
+        attrs = {}
+        for name in names:
+            try:
+                attrs[name] = rsrc.get_attribute(name)
+            except Exception:
+                attrs[name] = None
+        return attrs
+
+    @expected
+    def list_events(self, cnxt, stack_identity, filters=None, limit=None, marker=None,
+                    sort_keys=None, sort_dir=None, nested_depth=None):
+        stack = self._load_stack(cnxt, stack_identity, show_deleted=True)
+        rows = db_api.event_get_all_by_stacks([stack.id], filters=filters, limit=limit,
+                                              marker=marker, sort_keys=sort_keys,
+                                              sort_dir=sort_dir)
+        return [api.format_event(r, stack) for r in rows]
+
+    # -- resource types --------------------------------------------------------------------
+
+    @expected
+    def list_resource_types(self, cnxt, support_status=None, type_name=None,
+                            heat_version=None, with_description=False):
+        names = sorted(resources.registry())
+        if type_name:
+            names = [n for n in names if re.match(type_name, n)]
+        return names
+
+
+def _current_rows(rows):
+    """One row per resource name: the live one, not a replaced or deleted leftover."""
+    by_name = {}
+    for row in rows:
+        best = by_name.get(row.name)
+        if best is None or (row.replaced_by is None and best.replaced_by is not None) \
+                or row.id > best.id and row.replaced_by is None:
+            by_name[row.name] = row
+    return sorted(by_name.values(), key=lambda r: r.id)
+
+
+def _matches(info, filters):
+    for key, value in (filters or {}).items():
+        values = value if isinstance(value, list) else [value]
+        field = {"name": "resource_name", "status": "resource_status",
+                 "action": "resource_action", "type": "resource_type",
+                 "id": "resource_identity", "physical_resource_id": "physical_resource_id"
+                 }.get(key, key)
+        actual = info.get(field)
+        if key == "type":
+            if not any(v in (actual or "") for v in values):
+                return False
+        elif key != "id" and actual not in values:
+            return False
+    return True
+
+
+def _bool(value):
+    if isinstance(value, str):
+        return value.lower() in ("true", "1", "yes", "on")
+    return bool(value)
+
+
+def _tags(value):
+    if not value:
+        return None
+    if isinstance(value, str):
+        return [t.strip() for t in value.split(",") if t.strip()]
+    return list(value)

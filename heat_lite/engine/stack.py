@@ -1,0 +1,391 @@
+"""Stack: a stack row with its template, and the convergence operations on it.
+
+Convergence only (no legacy path). ``converge_stack`` starts a traversal: a new traversal
+id stored with a compare-and-swap on the previous one, the graph of update and cleanup
+nodes, one sync point per node (plus one for the stack), and ``check_resource`` casts for
+the leaves. The workers do the rest (heat_lite.engine.check_resource); the stack's own
+state changes (``mark_complete``, ``mark_failed``) are CAS writes on the traversal too.
+
+    stack = Stack.load(ctx, stack_id)
+    stack.converge_stack(templates.empty_like(stack.t), action='DELETE')
+"""
+
+import datetime
+import uuid
+
+from heat_lite.common import exception, identifier
+from heat_lite.db import api as db_api
+from heat_lite.engine import event, resources, sync_point, templates, threads
+from heat_lite.engine.dependencies import Dependencies
+from heat_lite.rpc import api as rpc_api
+
+CREATE, DELETE, UPDATE, ROLLBACK, ADOPT, RESTORE = (
+    rpc_api.CREATE, rpc_api.DELETE, rpc_api.UPDATE, rpc_api.ROLLBACK, rpc_api.ADOPT,
+    rpc_api.RESTORE,
+)
+IN_PROGRESS, FAILED, COMPLETE = rpc_api.IN_PROGRESS, rpc_api.FAILED, rpc_api.COMPLETE
+
+
+def node_from_json(node):
+    return int(node[0]), bool(node[1])
+
+
+def deps_from_json(current_deps):
+    deps = Dependencies()
+    for requirer, required in (current_deps or {}).get("edges", []):
+        deps.add(node_from_json(requirer), node_from_json(required) if required else None)
+    return deps
+
+
+def deps_to_json(deps):
+    return {"edges": [[list(a), list(b) if b is not None else None] for a, b in deps.edges()]}
+
+
+class Stack:
+    """A stack and its template; also the ``stack`` that template functions resolve against.
+
+    ``node_data`` maps resource names to the data their resources sent (spec §4.9), so
+    get_resource/get_attr resolve without loading the resources themselves.
+    """
+
+    def __init__(self, context, name, tmpl, stack_id=None, action=None, status=None,
+                 status_reason="", timeout_mins=None, disable_rollback=True, owner_id=None,
+                 nested_depth=0, tenant=None, username=None, user_creds_id=None,
+                 created_time=None, updated_time=None, deleted_time=None,
+                 current_traversal=None, prev_raw_template_id=None, tags=None,
+                 parent_resource_name=None, stack_user_project_id=None, current_deps=None):
+        self.context = context
+        self.name = name
+        self.t = tmpl
+        self.id = stack_id
+        self.action, self.status, self.status_reason = action, status, status_reason
+        self.timeout_mins = timeout_mins
+        self.disable_rollback = disable_rollback
+        self.owner_id = owner_id
+        self.nested_depth = nested_depth
+        self.tenant = tenant if tenant is not None else context.project_id
+        self.username = username if username is not None else context.username
+        self.user_creds_id = user_creds_id
+        self.created_time, self.updated_time = created_time, updated_time
+        self.deleted_time = deleted_time
+        self.current_traversal = current_traversal
+        self.prev_raw_template_id = prev_raw_template_id
+        self.tags = tags
+        self.parent_resource_name = parent_resource_name
+        self.stack_user_project_id = stack_user_project_id or self.tenant
+        self.current_deps = current_deps
+        self.node_data = {}
+        self._parameters = None
+        self._definitions = None
+
+    # -- loading and storing ---------------------------------------------------------------
+
+    @classmethod
+    def load(cls, context, stack_id=None, row=None, show_deleted=False, tags=None):
+        if row is None:
+            row = db_api.stack_get(stack_id, show_deleted=show_deleted)
+            if row is None:
+                raise exception.EntityNotFound(entity="Stack", name=stack_id)
+        return cls(
+            context, row.name, templates.load(row.raw_template_id), stack_id=row.id,
+            action=row.action, status=row.status, status_reason=row.status_reason,
+            timeout_mins=row.timeout, disable_rollback=row.disable_rollback,
+            owner_id=row.owner_id, nested_depth=row.nested_depth, tenant=row.tenant,
+            username=row.username, user_creds_id=row.user_creds_id,
+            created_time=row.created_at, updated_time=row.updated_at,
+            deleted_time=row.deleted_at, current_traversal=row.current_traversal,
+            prev_raw_template_id=row.prev_raw_template_id, tags=tags,
+            parent_resource_name=row.parent_resource_name,
+            stack_user_project_id=row.stack_user_project_id, current_deps=row.current_deps,
+        )
+
+    def store(self):
+        """Insert the new stack row (and its template, if not stored yet)."""
+        if getattr(self.t, "id", None) is None:
+            templates.store(self.t)
+        self.id = self.id or str(uuid.uuid4())
+        self.created_time = db_api.utcnow()
+        db_api.stack_create(
+            {
+                "id": self.id, "name": self.name, "raw_template_id": self.t.id,
+                "username": self.username, "tenant": self.tenant,
+                "user_creds_id": self.user_creds_id, "owner_id": self.owner_id,
+                "parent_resource_name": self.parent_resource_name,
+                "timeout": self.timeout_mins, "disable_rollback": self.disable_rollback,
+                "stack_user_project_id": self.stack_user_project_id,
+                "nested_depth": self.nested_depth, "convergence": True,
+                "current_traversal": self.current_traversal, "action": self.action,
+                "status": self.status, "status_reason": self.status_reason,
+                "created_at": self.created_time,
+            },
+            tags=self.tags,
+        )
+        return self.id
+
+    def identifier(self):
+        return identifier.HeatIdentifier(self.tenant, self.name, self.id)
+
+    # -- definitions -----------------------------------------------------------------------
+
+    @property
+    def env(self):
+        return self.t.env or {}
+
+    @property
+    def parameters(self):
+        if self._parameters is None:
+            ident = self.identifier() if self.id else None
+            self._parameters = self.t.parameters(
+                ident, self.env.get("parameters") or {}, self.env.get("parameter_defaults")
+            )
+        return self._parameters
+
+    @property
+    def definitions(self):
+        if self._definitions is None:
+            self._definitions = self.t.resource_definitions(self)
+        return self._definitions
+
+    def resource_class(self, name):
+        return resources.get_class(self.definitions[name].resource_type)
+
+    def validate(self):
+        """Parameters, resource types, properties and the dependency graph."""
+        self.parameters.validate(validate_value=True)
+        definitions = self.definitions
+        deps = Dependencies()
+        for name, defn in definitions.items():
+            cls = resources.get_class(defn.resource_type)
+            if cls.validate_properties:
+                defn.properties(cls.properties_schema).validate(with_value=False)
+            deps.add(name)
+            for req in defn.required_resource_names():
+                deps.add(name, req)
+        deps.validate()
+        for output in self.t.outputs(self).values():
+            output.required_resource_names()
+
+    # -- the `stack` protocol of template functions (heat_lite.engine.function) -----------
+
+    def has_resource(self, name):
+        return name in self.definitions
+
+    def resource_reference(self, name):
+        data = self.node_data.get(name)
+        return data.get("reference_id") if data else None
+
+    def resource_attribute(self, name, attr, *path):
+        data = self.node_data.get(name)
+        value = (data.get("attrs") or {}).get(attr) if data else None
+        for key in path:
+            if isinstance(value, dict):
+                value = value.get(key)
+            elif isinstance(value, list) and isinstance(key, int) and -len(value) <= key < len(value):
+                value = value[key]
+            else:
+                return None
+        return value
+
+    def all_resource_attributes(self, name):
+        data = self.node_data.get(name)
+        return dict((data.get("attrs") or {}) if data else {})
+
+    def resource_attribute_names(self, name):
+        defn = self.definitions.get(name)
+        if defn is None:
+            return None
+        try:
+            cls = resources.get_class(defn.resource_type)
+        except exception.StackValidationFailed:
+            return None
+        return set(cls.attributes_schema) | {"show"}
+
+    # -- state -----------------------------------------------------------------------------
+
+    def timeout_secs(self):
+        from heat_lite.conf import CONF
+
+        return self.timeout_mins * 60 if self.timeout_mins else CONF.stack_action_timeout
+
+    def time_remaining(self):
+        start = self.updated_time or self.created_time or db_api.utcnow()
+        elapsed = (db_api.utcnow() - start).total_seconds()
+        return self.timeout_secs() - elapsed
+
+    def has_timed_out(self):
+        return self.status == IN_PROGRESS and self.time_remaining() <= 0
+
+    def state_set(self, action, status, reason):
+        """Record the event, then write the state with a CAS on the current traversal."""
+        self.action, self.status, self.status_reason = action, status, reason
+        db_api.event_create(event.stack_event(self))
+        event.maybe_purge(self.id)
+        return db_api.stack_update(
+            self.id, {"action": action, "status": status, "status_reason": reason},
+            exp_trvsl=self.current_traversal,
+        )
+
+    # -- convergence -----------------------------------------------------------------------
+
+    def converge_stack(self, template, action=UPDATE, new_traversal_id=None):
+        """Start a traversal towards ``template`` (spec §4.3); the graph is built in a thread."""
+        values = {}
+        if action not in (rpc_api.CHECK, rpc_api.SUSPEND, rpc_api.RESUME, rpc_api.SNAPSHOT):
+            if action not in (CREATE, ADOPT):
+                self.prev_raw_template_id = self.t.id
+                values["prev_raw_template_id"] = self.t.id
+            if getattr(template, "id", None) is None:
+                templates.store(template)
+            self.t = template
+            self._parameters = self._definitions = None
+            values["raw_template_id"] = template.id
+        if action != CREATE:
+            self.updated_time = db_api.utcnow()
+            values["updated_at"] = self.updated_time
+        previous = self.current_traversal
+        self.current_traversal = new_traversal_id or str(uuid.uuid4())
+        self.action, self.status = action, IN_PROGRESS
+        self.status_reason = "Stack %s started" % action
+        values.update(action=action, status=IN_PROGRESS, status_reason=self.status_reason,
+                      current_traversal=self.current_traversal)
+        db_api.event_create(event.stack_event(self))
+        if not db_api.stack_update(self.id, values, exp_trvsl=previous):
+            return False
+        if previous:
+            sync_point.delete_all(self.id, previous)
+        threads.spawn(self._converge_create_or_update)
+        return True
+
+    def _converge_create_or_update(self):
+        ids = self._update_or_store_resources()
+        deps = self._compute_convg_dependencies(ids)
+        self.current_deps = deps_to_json(deps)
+        if not db_api.stack_update(self.id, {"current_deps": self.current_deps},
+                                   exp_trvsl=self.current_traversal):
+            return
+        sync_point.create_all(self.id, self.current_traversal, deps.nodes())
+        leaves = deps.leaves()
+        if not leaves:
+            self.mark_complete()
+            return
+        from heat_lite.rpc import worker_client
+
+        client = worker_client.WorkerClient()
+        for rsrc_id, is_update in sorted(leaves, key=lambda n: n[1]):
+            client.check_resource(self.context, rsrc_id, self.current_traversal,
+                                  {"input_data": {}}, is_update, None)
+
+    def _active_rows(self):
+        return [r for r in db_api.resource_get_all_by_stack(self.id)
+                if not (r.action == DELETE and r.status == COMPLETE)]
+
+    def _update_or_store_resources(self):
+        """Pick an existing row for every defined resource, or insert an INIT row.
+
+        Returns {name: resource id}. New rows are inserted dependents-first, as Heat does.
+        """
+        self._existing = self._active_rows()
+        by_name = {}
+        for row in self._existing:
+            by_name.setdefault(row.name, []).append(row)
+        ids, new_rows = {}, []
+        order = list(self._definition_order())
+        for name in reversed(order):
+            candidates = by_name.get(name)
+            if candidates:
+                ids[name] = max(candidates, key=self._row_score).id
+            else:
+                new_rows.append({
+                    "name": name, "stack_id": self.id, "root_stack_id": self.id,
+                    "action": rpc_api.INIT, "status": COMPLETE, "status_reason": "",
+                    "current_template_id": self.t.id,
+                })
+        for row, new_id in zip(new_rows, db_api.resource_create_many(new_rows)):
+            ids[row["name"]] = new_id
+        return ids
+
+    def _definition_order(self):
+        deps = Dependencies()
+        for name, defn in self.definitions.items():
+            deps.add(name)
+            for req in defn.required_resource_names():
+                deps.add(name, req)
+        return iter(deps)
+
+    def _row_score(self, row):
+        score = 0
+        if row.status == FAILED:
+            score -= 30
+        if row.action == DELETE:
+            score -= 50
+        if row.replaced_by is not None:
+            score -= 1
+        if row.current_template_id == self.prev_raw_template_id:
+            score += 5
+        if row.current_template_id == self.t.id:
+            score += 10
+        stamp = row.updated_at or row.created_at or datetime.datetime.min
+        return score, stamp
+
+    def _compute_convg_dependencies(self, ids):
+        deps = Dependencies()
+        for name, defn in self.definitions.items():
+            node = (ids[name], True)
+            deps.add(node)
+            for req in defn.required_resource_names():
+                deps.add(node, (ids[req], True))
+        active = {row.id for row in self._existing}
+        for row in self._existing:
+            cleanup = (row.id, False)
+            deps.add(cleanup)
+            for required in row.requires or []:
+                if required in active:
+                    deps.add((required, False), cleanup)
+            if row.replaces in active:
+                deps.add((row.replaces, False), cleanup)
+            if (row.id, True) in deps:
+                deps.add(cleanup, (row.id, True))
+        return deps
+
+    def mark_complete(self):
+        reason = "Stack %s completed successfully" % self.action
+        if self.state_set(self.action, COMPLETE, reason):
+            self.purge_db()
+
+    def mark_failed(self, reason):
+        if not self.state_set(self.action, FAILED, reason):
+            return False
+        if not self.disable_rollback and self.action in (CREATE, ADOPT, UPDATE, RESTORE):
+            self.rollback()
+        else:
+            self.purge_db()
+        return True
+
+    def rollback(self):
+        if self.prev_raw_template_id is not None:
+            target = templates.load(self.prev_raw_template_id)
+        else:
+            target = templates.empty_like(self.t)
+        self.converge_stack(target, action=ROLLBACK)
+
+    def purge_db(self):
+        """Tidy up after a finished traversal (spec §4.11)."""
+        db_api.resource_purge_deleted(self.id)
+        traversal = self.current_traversal
+        values = {}
+        if self.status == FAILED:
+            values["current_traversal"] = ""
+        prev_template = None
+        if self.status == COMPLETE and self.prev_raw_template_id is not None:
+            prev_template, self.prev_raw_template_id = self.prev_raw_template_id, None
+            values["prev_raw_template_id"] = None
+        if values and not db_api.stack_update(self.id, values, exp_trvsl=traversal):
+            return
+        sync_point.delete_all(self.id, traversal)
+        if prev_template is not None:
+            templates.delete(prev_template)
+        if self.action == DELETE and self.status == COMPLETE:
+            if self.user_creds_id is not None and self.owner_id is None:
+                db_api.stack_update(self.id, {"user_creds_id": None})
+                db_api.user_creds_delete(self.user_creds_id)
+            db_api.stack_soft_delete(self.id)

@@ -1,0 +1,88 @@
+"""Sync points: the database rows where a graph node collects the inputs of its predecessors.
+
+One row per (entity, traversal, is_update). ``sync`` merges a predecessor's data into the
+row atomically (heat_lite.db.api.sync_point_merge) and, when every predecessor has
+reported, calls back with the merged input. The stack itself has a sync point keyed by
+the stack id, collecting one input per graph root.
+
+Node keys are tuples ``(resource_id, is_update)``; in the row they are written as Heat
+writes them, ``"tuple:(3, True, 'resource')"``, and parsed back without ``ast``.
+
+    sync_point.sync(stack_id, traversal, True, (7, True), predecessors={(5, True)},
+                    new_data={(5, True): node_data}, callback=trigger)
+"""
+
+import re
+
+from heat_lite.db import api as db_api
+
+_KEY_RE = re.compile(r"^tuple:\((-?\d+), (True|False), '(\w+)'\)$")
+
+
+def make_key(node):
+    rsrc_id, is_update = node[0], node[1]
+    return "tuple:(%d, %s, 'resource')" % (rsrc_id, bool(is_update))
+
+
+def parse_key(key):
+    match = _KEY_RE.match(key)
+    if match is None:
+        return key
+    return int(match.group(1)), match.group(2) == "True"
+
+
+def serialize_input_data(input_data):
+    return {make_key(k): v for k, v in input_data.items()}
+
+
+def deserialize_input_data(data):
+    return {parse_key(k): v for k, v in (data or {}).items()}
+
+
+def create_all(stack_id, traversal_id, nodes):
+    """Insert one sync point per graph node plus one for the stack itself."""
+    rows = [
+        {"entity_id": str(rsrc_id), "traversal_id": traversal_id, "is_update": is_update,
+         "stack_id": stack_id}
+        for rsrc_id, is_update in nodes
+    ]
+    rows.append({"entity_id": stack_id, "traversal_id": traversal_id, "is_update": True,
+                 "stack_id": stack_id})
+    db_api.sync_point_create_many(rows)
+
+
+def delete_all(stack_id, traversal_id):
+    return db_api.sync_point_delete_all_by_stack_and_traversal(stack_id, traversal_id)
+
+
+def sync(entity_id, traversal_id, is_update, predecessors, new_data, callback,
+         new_failures=None, is_skip=False):
+    """Record ``new_data`` at the sync point; call ``callback`` once all inputs are in.
+
+    ``callback(entity_id, input_data, resource_failures, skip_propagate)`` receives the
+    merged input keyed by node tuples. Raises EntityNotFound when the sync point is gone
+    (the traversal was superseded).
+    """
+
+    def merge(stored, extra):
+        merged = dict(stored.get("input_data", {}))
+        merged.update(serialize_input_data(new_data))
+        extra = dict(extra or {})
+        if new_failures:
+            failures = dict(extra.get("resource_failures", {}))
+            failures.update(new_failures)
+            extra["resource_failures"] = failures
+        if is_skip:
+            extra["skip_propagate"] = True
+        return {"input_data": merged}, (extra or None)
+
+    stored, extra = db_api.sync_point_merge(entity_id, traversal_id, is_update, merge)
+    received = stored["input_data"]
+    if len(received) < len(predecessors):
+        return False
+    if any(make_key(p) not in received for p in predecessors):
+        return False
+    extra = extra or {}
+    callback(entity_id, deserialize_input_data(received),
+             extra.get("resource_failures", {}), extra.get("skip_propagate", False))
+    return True

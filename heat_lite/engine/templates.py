@@ -1,0 +1,52 @@
+"""Stored templates: raw_template rows <-> Template objects, with a per-process cache.
+
+raw_template rows never change once written, so a worker parses each one once.
+
+    tmpl = templates.load(raw_template_id)      # cached Template, tmpl.id set
+    templates.store(tmpl)                         # inserts the row, sets tmpl.id
+"""
+
+import collections
+import threading
+
+from heat_lite.db import api as db_api
+from heat_lite.engine import template
+
+_CACHE_SIZE = 256
+_cache = collections.OrderedDict()
+_lock = threading.Lock()
+
+
+def load(template_id):
+    with _lock:
+        tmpl = _cache.get(template_id)
+        if tmpl is not None:
+            _cache.move_to_end(template_id)
+            return tmpl
+    row = db_api.raw_template_get(template_id)
+    tmpl = template.Template(row.template, files=row.files_data or {},
+                             env=row.environment or {})
+    tmpl.id = template_id
+    with _lock:
+        _cache[template_id] = tmpl
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    return tmpl
+
+
+def store(tmpl):
+    tmpl.id = db_api.raw_template_create(tmpl.t, tmpl.env or {}, tmpl.files or None)
+    return tmpl.id
+
+
+def delete(template_id):
+    with _lock:
+        _cache.pop(template_id, None)
+    db_api.raw_template_delete(template_id)
+
+
+def empty_like(tmpl):
+    """An empty template of the same version, with the same environment (delete/rollback)."""
+    empty = template.Template.create_empty_template(version=tmpl.version)
+    empty.env = tmpl.env
+    return empty

@@ -1,0 +1,102 @@
+"""WorkerService: the RPC endpoint of topic ``engine_worker`` (version 1.9).
+
+Each ``check_resource`` message names one graph node of one traversal. The worker loads
+the resource row and a stack whose template functions resolve from the input data that
+came with the message, drops messages of a superseded traversal, and hands the rest to
+CheckResource.
+
+    service = WorkerService(host='h', engine_id='e1')
+    service.start()    # an RPC server on topic engine_worker, server=engine_id
+"""
+
+import copy
+import logging
+
+import oslo_messaging
+
+from heat_lite.common import exception, messaging
+from heat_lite.db import api as db_api
+from heat_lite.engine import check_resource, sync_point, templates
+from heat_lite.engine import resource as rsrc_mod
+from heat_lite.engine import stack as parser
+from heat_lite.rpc import api as rpc_api
+from heat_lite.rpc import worker_client
+
+LOG = logging.getLogger(__name__)
+
+
+class WorkerService:
+    RPC_API_VERSION = rpc_api.WORKER_RPC_VERSION
+    target = oslo_messaging.Target(version=RPC_API_VERSION)
+
+    def __init__(self, host, engine_id):
+        self.host = host
+        self.engine_id = engine_id
+        self._rpc_server = None
+        self._client = None
+        self.processed = 0
+
+    def start(self):
+        target = oslo_messaging.Target(topic=rpc_api.WORKER_TOPIC, server=self.engine_id,
+                                       version=self.RPC_API_VERSION)
+        self._client = worker_client.WorkerClient()
+        self._rpc_server = messaging.get_rpc_server(target, [self])
+        self._rpc_server.start()
+
+    def stop(self):
+        if self._rpc_server is not None:
+            self._rpc_server.stop()
+            self._rpc_server.wait()
+            self._rpc_server = None
+
+    def check_resource(self, cnxt, resource_id, current_traversal, data, is_update,
+                       adopt_stack_data, converge=False, skip_propagate=False,
+                       accumulated_failures=None, node_type="resource", abandon=False):
+        """Process one graph node (spec §4.5).
+
+        :param resource_id: the resource row's id
+        :param current_traversal: the traversal the message belongs to
+        :param data: ``{"input_data": {node key: node data}}`` from the predecessors
+        :param is_update: update node (create/update) or cleanup node (delete)
+        """
+        input_data = sync_point.deserialize_input_data((data or {}).get("input_data"))
+        loaded = load_resource(cnxt, resource_id, is_update, input_data)
+        if loaded is None:
+            return
+        rsrc, stack = loaded
+        if stack.current_traversal != current_traversal:
+            LOG.debug("Dropping %s of superseded traversal %s", resource_id, current_traversal)
+            return
+        self.processed += 1
+        LOG.info("check_resource %s %s (%s) of stack %s by worker %s",
+                 "update" if is_update else "cleanup", rsrc.name, resource_id, stack.id,
+                 self.engine_id)
+        check_resource.CheckResource(self.engine_id, self._client).check(
+            cnxt, resource_id, current_traversal, is_update, rsrc, stack,
+            skip_propagate=skip_propagate, accumulated_failures=accumulated_failures,
+        )
+
+
+def load_resource(cnxt, resource_id, is_update, input_data):
+    """(resource, stack) for a node, or None when its row or stack is gone."""
+    try:
+        row = db_api.resource_get(resource_id)
+    except exception.EntityNotFound:
+        LOG.debug("Resource %s is gone", resource_id)
+        return None
+    stack_row = db_api.stack_get(row.stack_id, show_deleted=True)
+    if stack_row is None:
+        return None
+    stack = parser.Stack.load(cnxt, row=stack_row)
+    stack.node_data = {v["name"]: v for v in input_data.values() if isinstance(v, dict)}
+    rsrc_stack = stack
+    if not (is_update and row.action == rpc_api.INIT) and row.current_template_id is not None \
+            and row.current_template_id != stack.t.id:
+        rsrc_stack = copy.copy(stack)
+        rsrc_stack.t = templates.load(row.current_template_id)
+        rsrc_stack._parameters = rsrc_stack._definitions = None
+    definition = rsrc_stack.definitions.get(row.name)
+    if definition is None:
+        LOG.warning("Resource %s has no definition in template %s", row.name, rsrc_stack.t.id)
+        return None
+    return rsrc_mod.Resource.load(row, rsrc_stack, definition), stack

@@ -1,0 +1,31 @@
+"""WorkerClient: casts to topic ``engine_worker`` (any worker may pick a message up).
+
+Version history: 1.1 check_resource; 1.2 adopt data; 1.3 cancel_check_resource;
+1.4 converge; 1.5 skip_propagate; 1.6 accumulated_failures; 1.7
+check_resource_delete_snapshot; 1.8 node_type; 1.9 abandon.
+
+    WorkerClient().check_resource(ctx, 7, traversal, {'input_data': {}}, True, None)
+"""
+
+from heat_lite.common import messaging
+from heat_lite.rpc import api as rpc_api
+
+
+class WorkerClient:
+    BASE_RPC_API_VERSION = "1.0"
+
+    def __init__(self):
+        self._client = messaging.get_rpc_client(
+            topic=rpc_api.WORKER_TOPIC, version=self.BASE_RPC_API_VERSION
+        )
+
+    def check_resource(self, ctxt, resource_id, current_traversal, data, is_update,
+                       adopt_stack_data, converge=False, skip_propagate=False,
+                       accumulated_failures=None):
+        self._client.prepare(version="1.9").cast(
+            ctxt, "check_resource", resource_id=resource_id,
+            current_traversal=current_traversal, data=data, is_update=is_update,
+            adopt_stack_data=adopt_stack_data, converge=converge,
+            skip_propagate=skip_propagate, accumulated_failures=accumulated_failures,
+            node_type="resource", abandon=False,
+        )

@@ -1,0 +1,1 @@
+"""Magnum-lite: the cluster API and conductor (to come)."""
