@@ -44,7 +44,7 @@ def format_stack(stack, outputs=None):
         rpc_api.STACK_UPDATED_TIME: heat_timestamp(stack.updated_time),
         rpc_api.STACK_DELETION_TIME: heat_timestamp(stack.deleted_time),
         rpc_api.STACK_NOTIFICATION_TOPICS: [],
-        rpc_api.STACK_PARAMETERS: stack.parameters.display(),
+        rpc_api.STACK_PARAMETERS: stack.parameters.map(str),
         rpc_api.STACK_DESCRIPTION: description,
         rpc_api.STACK_TMPL_DESCRIPTION: description,
         rpc_api.STACK_ACTION: stack.action,
@@ -65,7 +65,7 @@ def format_stack(stack, outputs=None):
 
 def format_stack_output(output):
     """One output: key, description, value (or value None and ``output_error``)."""
-    result = {"output_key": output.name, "description": output.description}
+    result = {"output_key": output.name, "description": output.description()}
     try:
         result["output_value"] = output.get_value()
     except Exception as exc:

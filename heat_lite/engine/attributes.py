@@ -1,10 +1,10 @@
 """Resource attribute schemas, and selecting a path inside an attribute value.
 
-    attributes_schema = {
-        'first_address': Schema('The first IP address', type=Schema.STRING),
-        'networks': Schema('Addresses by network', type=Schema.MAP),
-    }
-    select_from_attribute({'private': ['10.0.0.3']}, ['private', 0]) == '10.0.0.3'
+attributes_schema = {
+    'first_address': Schema('The first IP address', type=Schema.STRING),
+    'networks': Schema('Addresses by network', type=Schema.MAP),
+}
+select_from_attribute({'private': ['10.0.0.3']}, ['private', 0]) == '10.0.0.3'
 """
 
 import collections.abc

@@ -33,9 +33,7 @@ def bool_from_string(value):
     if text in _FALSE_STRINGS:
         return False
     acceptable = ", ".join("'%s'" % s for s in sorted(_TRUE_STRINGS + _FALSE_STRINGS))
-    raise ValueError(
-        "Unrecognized value '%s', acceptable values are: %s" % (value, acceptable)
-    )
+    raise ValueError("Unrecognized value '%s', acceptable values are: %s" % (value, acceptable))
 
 
 def str_to_num(value):
@@ -114,8 +112,7 @@ class Schema(collections.abc.Mapping):
             return AnyIndexDict(schema)
         if self.type not in (self.LIST, self.MAP):
             raise exception.InvalidSchemaError(
-                message="Schema valid only for %s or %s, not %s"
-                % (self.LIST, self.MAP, self.type)
+                message="Schema valid only for %s or %s, not %s" % (self.LIST, self.MAP, self.type)
             )
         return schema
 
@@ -158,9 +155,7 @@ class Schema(collections.abc.Mapping):
             if self.type == self.BOOLEAN:
                 return bool_from_string(str(value))
         except ValueError:
-            raise ValueError(
-                'Value "%s" is invalid for data type "%s".' % (value, self.type)
-            )
+            raise ValueError('Value "%s" is invalid for data type "%s".' % (value, self.type))
         return value
 
     def validate_constraints(self, value, context=None, skipped=None):
@@ -275,8 +270,7 @@ class Range(Constraint):
                 raise exception.InvalidSchemaError(message="min/max must be numeric")
         if min is None and max is None:
             raise exception.InvalidSchemaError(
-                message="A range constraint must have a min value and/or "
-                "a max value specified."
+                message="A range constraint must have a min value and/or a max value specified."
             )
         self.min, self.max = min, max
 
@@ -306,8 +300,7 @@ class Length(Range):
     def __init__(self, min=None, max=None, description=None):
         if min is None and max is None:
             raise exception.InvalidSchemaError(
-                message="A length constraint must have a min value and/or "
-                "a max value specified."
+                message="A length constraint must have a min value and/or a max value specified."
             )
         super().__init__(min, max, description)
         for param in (min, max):
@@ -335,8 +328,7 @@ class Modulo(Constraint):
         super().__init__(description)
         if step is None or offset is None:
             raise exception.InvalidSchemaError(
-                message="A modulo constraint must have a step value and "
-                "an offset value specified."
+                message="A modulo constraint must have a step value and an offset value specified."
             )
         for param in (step, offset):
             if not isinstance(param, (float, int)):

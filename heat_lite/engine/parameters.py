@@ -56,9 +56,7 @@ def _check_dict(schema_dict, allowed_keys, entity):
         raise exception.InvalidSchemaError(message="Invalid %s, expected a mapping" % entity)
     for key in schema_dict:
         if key not in allowed_keys:
-            raise exception.InvalidSchemaError(
-                message="Invalid key '%s' for %s" % (key, entity)
-            )
+            raise exception.InvalidSchemaError(message="Invalid key '%s' for %s" % (key, entity))
 
 
 class Schema(constr.Schema):

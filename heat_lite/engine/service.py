@@ -50,6 +50,8 @@ class EngineService:
                                        version=self.RPC_API_VERSION)
         self._rpc_server = messaging.get_rpc_server(target, [self])
         self._rpc_server.start()
+        LOG.info("heat-lite-engine %s listening on topic %s", self.engine_id,
+                 rpc_api.ENGINE_TOPIC)
         self._service_id = db_api.service_create({
             "engine_id": self.engine_id, "host": self.host, "hostname": socket.gethostname(),
             "binary": "heat-engine", "topic": rpc_api.ENGINE_TOPIC,
@@ -157,7 +159,7 @@ class EngineService:
     @expected
     def list_outputs(self, cnxt, stack_identity):
         stack = self._load_stack(cnxt, stack_identity)
-        return [{"output_key": o.name, "description": o.description}
+        return [{"output_key": o.name, "description": o.description()}
                 for o in stack.t.outputs(stack).values()]
 
     @expected

@@ -42,6 +42,8 @@ class WorkerService:
         self._client = worker_client.WorkerClient()
         self._rpc_server = messaging.get_rpc_server(target, [self])
         self._rpc_server.start()
+        LOG.info("heat-lite-worker %s listening on topic %s", self.engine_id,
+                 rpc_api.WORKER_TOPIC)
 
     def stop(self):
         if self._rpc_server is not None:

@@ -380,8 +380,9 @@ class JoinMultiple(Join):
             try:
                 return json.dumps(s, sort_keys=True)
             except TypeError:
-                msg = "Items to join must be string, map or list. %s failed json serialization" % (
-                    repr(s)[:200]
+                msg = (
+                    "Items to join must be string, map or list. %s failed json serialization"
+                    % (repr(s)[:200])
                 )
         raise TypeError(msg)
 

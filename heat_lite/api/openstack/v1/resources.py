@@ -1,0 +1,60 @@
+"""Resources of a stack: ``/v1/{tenant}/stacks/{name}/{id}/resources...`` (spec §4.3).
+
+    GET .../stacks/s1/<id>/resources?nested_depth=1
+      -> ResourceController.index -> rpc_client.list_stack_resources(ctx, identity, 1, ...)
+"""
+
+from webob import exc
+
+from heat_lite.api.openstack.v1 import util
+from heat_lite.api.openstack.v1.views import resources_view
+
+PARAM_NESTED_DEPTH = "nested_depth"
+PARAM_WITH_DETAIL = "with_detail"
+PARAM_WITH_ATTR = "with_attr"
+
+
+class ResourceController:
+    """Handlers for the resource routes; policy names are ``resource:<handler name>``."""
+
+    REQUEST_SCOPE = "resource"
+
+    _FILTERS = dict.fromkeys(
+        ("type", "status", "name", "action", "id", "physical_resource_id"),
+        util.PARAM_TYPE_MIXED,
+    )
+
+    def __init__(self, rpc_client):
+        self.rpc_client = rpc_client
+
+    @staticmethod
+    def _extract(req, key, extractor, default):
+        if key not in req.params:
+            return default
+        return util.bad_request_on_value_error(extractor, key, req.params[key])
+
+    @util.registered_identified_stack
+    def index(self, req, ctx, identity):
+        """GET .../resources: unknown query keys are a 400, as in Heat."""
+        invalid_keys = set(req.params.keys()) - set(self._FILTERS) - {
+            PARAM_NESTED_DEPTH,
+            PARAM_WITH_DETAIL,
+        }
+        if invalid_keys:
+            raise exc.HTTPBadRequest("Invalid filter parameters %s" % str(list(invalid_keys)))
+        nested_depth = self._extract(req, PARAM_NESTED_DEPTH, util.extract_int, 0)
+        with_detail = self._extract(req, PARAM_WITH_DETAIL, util.extract_bool, False)
+        filters = util.get_allowed_params(req.params, self._FILTERS)
+        resources = self.rpc_client.list_stack_resources(
+            ctx, identity, nested_depth=nested_depth, with_detail=with_detail, filters=filters
+        )
+        return {"resources": [resources_view.format_resource(req, r) for r in resources]}
+
+    @util.registered_identified_stack
+    def show(self, req, ctx, identity, resource_name):
+        """GET .../resources/{name}[?with_attr=a&with_attr=b]."""
+        with_attr = req.params.getall(PARAM_WITH_ATTR) or None
+        resource = self.rpc_client.describe_stack_resource(
+            ctx, identity, resource_name, with_attr=with_attr
+        )
+        return {"resource": resources_view.format_resource(req, resource)}

@@ -1,0 +1,290 @@
+"""Stacks: ``/v1/{tenant}/stacks...`` (spec/heat-api.md §4.1). Thin handlers over EngineClient.
+
+    POST /v1/p1/stacks {"stack_name": "s1", "template": {...}}
+      -> StackController.create -> rpc_client.create_stack(ctx, 's1', template, env, ...)
+      <- 201, Location: .../v1/p1/stacks/s1/<id>, {"stack": {"id", "links"}}
+"""
+
+import contextlib
+import urllib.parse
+
+from webob import exc
+
+from heat_lite.api.openstack.v1 import util
+from heat_lite.api.openstack.v1.views import stacks_view
+from heat_lite.common import identifier
+from heat_lite.rpc import api as rpc_api
+
+PARAM_CONVERGE = "converge"
+PARAM_GLOBAL_TENANT = "global_tenant"
+PARAM_RESOLVE_OUTPUTS = "resolve_outputs"
+PARAM_WITH_COUNT = "with_count"
+
+
+class InstantiationData:
+    """The body of a create or update request (spec §4.1.2), parsed on demand."""
+
+    PARAMS = (
+        PARAM_STACK_NAME,
+        PARAM_TEMPLATE,
+        PARAM_TEMPLATE_URL,
+        PARAM_USER_PARAMS,
+        PARAM_ENVIRONMENT,
+        PARAM_FILES,
+        PARAM_ENVIRONMENT_FILES,
+        PARAM_FILES_CONTAINER,
+    ) = (
+        "stack_name",
+        "template",
+        "template_url",
+        "parameters",
+        "environment",
+        "files",
+        "environment_files",
+        "files_container",
+    )
+
+    def __init__(self, data, patch=False):
+        self.data = data
+        self.patch = patch
+        if patch:
+            self.data[rpc_api.PARAM_EXISTING] = True
+
+    @staticmethod
+    @contextlib.contextmanager
+    def parse_error_check(data_type):
+        try:
+            yield
+        except ValueError as parse_ex:
+            raise exc.HTTPBadRequest("%s not in valid format: %s" % (data_type, parse_ex))
+
+    def stack_name(self):
+        if self.PARAM_STACK_NAME not in self.data:
+            raise exc.HTTPBadRequest("No stack name specified")
+        return self.data[self.PARAM_STACK_NAME]
+
+    def template(self):
+        """The template dict: given inline (dict or JSON/YAML text).
+
+        A dict is size-checked on its ``str()``, as Heat does.
+        """
+        template_data = self.data.get(self.PARAM_TEMPLATE)
+        if isinstance(template_data, dict):
+            util.validate_template_limit(str(template_data))
+            return template_data
+        if template_data is None and self.PARAM_TEMPLATE_URL in self.data:
+            # TODO(later issue): fetch template_url (heat/common/urlfetch.py).
+            raise exc.HTTPBadRequest(
+                "Could not retrieve template: template_url is not supported"
+            )
+        if template_data is None:
+            if self.patch:
+                return None
+            raise exc.HTTPBadRequest("No template specified")
+        with self.parse_error_check("Template"):
+            return util.parse_template(template_data)
+
+    def environment(self):
+        """The user environment with ``parameters`` merged in (they win).
+
+        The ``environment`` key is ignored when ``environment_files`` is non-empty:
+        the engine then merges those files itself.
+        """
+        env = {}
+        if self.PARAM_ENVIRONMENT in self.data and not self.data.get(
+            self.PARAM_ENVIRONMENT_FILES
+        ):
+            env_data = self.data[self.PARAM_ENVIRONMENT]
+            with self.parse_error_check("Environment"):
+                if isinstance(env_data, dict):
+                    env = util.validate_environment(env_data)
+                else:
+                    env = util.parse_environment(env_data)
+        util.environment_default_for_missing(env)
+        env[self.PARAM_USER_PARAMS].update(self.data.get(self.PARAM_USER_PARAMS) or {})
+        return env
+
+    def files(self):
+        return self.data.get(self.PARAM_FILES) or {}
+
+    def environment_files(self):
+        return self.data.get(self.PARAM_ENVIRONMENT_FILES)
+
+    def files_container(self):
+        return self.data.get(self.PARAM_FILES_CONTAINER)
+
+    def args(self):
+        """Every other key (timeout_mins, disable_rollback, tags, ...) goes to the engine."""
+        return {k: v for k, v in self.data.items() if k not in self.PARAMS}
+
+
+class StackController:
+    """Handlers for the stack routes; policy names are ``stacks:<handler name>``."""
+
+    REQUEST_SCOPE = "stacks"
+
+    def __init__(self, rpc_client):
+        self.rpc_client = rpc_client
+
+    # -- collection -------------------------------------------------------
+
+    _LIST_PARAMS = {
+        "limit": util.PARAM_TYPE_SINGLE,
+        "marker": util.PARAM_TYPE_SINGLE,
+        "sort_dir": util.PARAM_TYPE_SINGLE,
+        "sort_keys": util.PARAM_TYPE_MULTI,
+        "show_deleted": util.PARAM_TYPE_SINGLE,
+        "show_nested": util.PARAM_TYPE_SINGLE,
+        "show_hidden": util.PARAM_TYPE_SINGLE,
+        "tags": util.PARAM_TYPE_SINGLE,
+        "tags_any": util.PARAM_TYPE_SINGLE,
+        "not_tags": util.PARAM_TYPE_SINGLE,
+        "not_tags_any": util.PARAM_TYPE_SINGLE,
+    }
+    # Filters: the historic short names plus the stack keys stored in the stacks table.
+    _LIST_FILTERS = dict.fromkeys(
+        (
+            "id", "status", "name", "action", "tenant", "username", "owner_id",
+            rpc_api.STACK_NAME, rpc_api.STACK_ACTION, rpc_api.STACK_STATUS,
+            rpc_api.STACK_STATUS_DATA, rpc_api.STACK_DISABLE_ROLLBACK, rpc_api.STACK_TIMEOUT,
+            rpc_api.STACK_OWNER, rpc_api.STACK_PARENT, rpc_api.STACK_USER_PROJECT_ID,
+        ),
+        util.PARAM_TYPE_MIXED,
+    )
+    _BOOL_PARAMS = ("show_deleted", "show_nested", "show_hidden")
+    _TAG_PARAMS = ("tags", "tags_any", "not_tags", "not_tags_any")
+
+    def _list_params(self, req):
+        params = util.get_allowed_params(req.params, self._LIST_PARAMS)
+        for key in self._BOOL_PARAMS:
+            if key in params:
+                params[key] = util.bad_request_on_value_error(util.extract_bool, key, params[key])
+        if "limit" in params:
+            params["limit"] = util.bad_request_on_value_error(
+                util.extract_int, "limit", params["limit"]
+            )
+        for key in self._TAG_PARAMS:
+            if key in params:
+                params[key] = util.bad_request_on_value_error(util.extract_tags, params[key])
+        filters = util.get_allowed_params(req.params, self._LIST_FILTERS) or None
+        return params, filters
+
+    def _index(self, req, ctx):
+        params, filters = self._list_params(req)
+        with_count = False
+        if req.params.get(PARAM_WITH_COUNT):
+            with_count = util.bad_request_on_value_error(
+                util.extract_bool, PARAM_WITH_COUNT, req.params.get(PARAM_WITH_COUNT)
+            )
+        stacks = self.rpc_client.list_stacks(ctx, filters=filters, **params)
+        count = None
+        if with_count:
+            count_args = {k: v for k, v in params.items()
+                          if k in self._BOOL_PARAMS or k in self._TAG_PARAMS}
+            count = self.rpc_client.count_stacks(ctx, filters=filters, **count_args)
+        return stacks_view.collection(req, stacks, count=count, include_project=ctx.is_admin)
+
+    @util.registered_policy_enforce
+    def global_index(self, req, ctx):
+        # Policy 'stacks:global_index' denies everybody by default (spec §4.1.1).
+        # TODO(later issue): list with an admin context once that policy is opened.
+        return self._index(req, ctx)
+
+    @util.registered_policy_enforce
+    def index(self, req, ctx):
+        """GET /stacks: summaries of the caller's stacks (spec §4.1.1)."""
+        global_tenant = req.params.get(PARAM_GLOBAL_TENANT)
+        if global_tenant is not None and util.bad_request_on_value_error(
+            util.extract_bool, PARAM_GLOBAL_TENANT, global_tenant
+        ):
+            return self.global_index(req, ctx.project_id)
+        return self._index(req, ctx)
+
+    @util.registered_policy_enforce
+    def detail(self, req, ctx):
+        """GET /stacks/detail: full stack dicts, no filtering."""
+        stacks = self.rpc_client.list_stacks(ctx)
+        return {"stacks": [stacks_view.format_stack(req, s) for s in stacks]}
+
+    def _prepare_args(self, data, is_update=False):
+        args = data.args()
+        if rpc_api.PARAM_TIMEOUT in args:
+            args[rpc_api.PARAM_TIMEOUT] = util.bad_request_on_value_error(
+                util.extract_int, rpc_api.PARAM_TIMEOUT, args[rpc_api.PARAM_TIMEOUT]
+            )
+        if args.get(rpc_api.PARAM_TAGS) is not None:
+            args[rpc_api.PARAM_TAGS] = util.bad_request_on_value_error(
+                util.extract_tags, args[rpc_api.PARAM_TAGS]
+            )
+        if not is_update and PARAM_CONVERGE in args:
+            raise exc.HTTPBadRequest(
+                "%s flag only supported in stack update (or update preview) request."
+                % PARAM_CONVERGE
+            )
+        return args
+
+    @util.registered_policy_enforce
+    def create(self, req, ctx, body):
+        """POST /stacks -> 201 + Location."""
+        data = InstantiationData(body)
+        args = self._prepare_args(data)
+        identity = self.rpc_client.create_stack(
+            ctx,
+            data.stack_name(),
+            data.template(),
+            data.environment(),
+            data.files(),
+            args,
+            environment_files=data.environment_files(),
+            files_container=data.files_container(),
+        )
+        stack = stacks_view.format_stack(req, {rpc_api.STACK_ID: identity})
+        return util.created({"stack": stack}, stack["links"][0]["href"])
+
+    # -- one stack ------------------------------------------------------
+
+    @util.registered_policy_enforce
+    def lookup(self, req, ctx, stack_name, path="", body=None):
+        """Any method on /stacks/{name or id}[/path] -> 302 to /stacks/{name}/{id}[/path]."""
+        try:
+            identity = dict(identifier.HeatIdentifier.from_arn(stack_name))
+        except ValueError:
+            identity = self.rpc_client.identify_stack(ctx, stack_name)
+        location = util.make_url(req, identity)
+        if path:
+            location = "/".join([location, path])
+        if req.params:
+            location += "?%s" % urllib.parse.urlencode(list(req.params.items()))
+        return util.redirect(location)
+
+    @util.registered_identified_stack
+    def show(self, req, ctx, identity):
+        """GET /stacks/{name}/{id}[?resolve_outputs=false]."""
+        resolve_outputs = True
+        if PARAM_RESOLVE_OUTPUTS in req.params:
+            resolve_outputs = util.bad_request_on_value_error(
+                util.extract_bool, PARAM_RESOLVE_OUTPUTS, req.params[PARAM_RESOLVE_OUTPUTS]
+            )
+        stack_list = self.rpc_client.show_stack(ctx, identity, resolve_outputs)
+        if not stack_list:
+            raise exc.HTTPInternalServerError()
+        return {"stack": stacks_view.format_stack(req, stack_list[0])}
+
+    @util.registered_identified_stack
+    def template(self, req, ctx, identity):
+        """GET /stacks/{name}/{id}/template: the template as stored."""
+        return self.rpc_client.get_template(ctx, identity)
+
+    @util.registered_identified_stack
+    def delete(self, req, ctx, identity):
+        """DELETE /stacks/{name}/{id} -> 204."""
+        self.rpc_client.delete_stack(ctx, identity, cast=False)
+        return util.no_content()
+
+    @util.registered_identified_stack
+    def list_outputs(self, req, ctx, identity):
+        return {"outputs": self.rpc_client.list_outputs(ctx, identity)}
+
+    @util.registered_identified_stack
+    def show_output(self, req, ctx, identity, output_key):
+        return {"output": self.rpc_client.show_output(ctx, identity, output_key)}

@@ -1,0 +1,385 @@
+"""Helpers shared by the v1 controllers: policy decorators, links, responses, parameters.
+
+A handler is a controller method decorated with one of the policy decorators below;
+the router in ``v1/__init__.py`` calls it as ``handler(req, tenant_id=..., **path_args)``:
+
+    class StackController:
+        REQUEST_SCOPE = 'stacks'
+
+        @util.registered_policy_enforce          # tenant check + policy 'stacks:index'
+        def index(self, req, ctx):
+            return {'stacks': ...}               # dicts/lists/None become JSON, 200
+
+        @util.registered_identified_stack        # + {stack_name}/{stack_id} -> identity dict
+        def delete(self, req, ctx, identity):
+            self.rpc_client.delete_stack(ctx, identity)
+            return util.no_content()             # or created()/accepted()/redirect()
+
+Errors are raised: webob ``HTTPError`` for API-level problems (type ``HTTPBadRequest``
+etc. on the wire), heat_lite exceptions for the rest; the fault wrapper formats both.
+"""
+
+import functools
+import json
+import urllib.parse
+
+import webob
+import yaml
+from oslo_utils import strutils
+from webob import exc
+
+from heat_lite.common import exception, identifier, policy
+from heat_lite.conf import CONF
+
+# Where the ContextHook leaves the RequestContext of the current request.
+CONTEXT_ENV_KEY = "heat.context"
+
+
+def request_context(req):
+    return req.environ[CONTEXT_ENV_KEY]
+
+
+# ---------------------------------------------------------------------------
+# Tenant check and policy (heat/api/openstack/v1/util.py)
+# ---------------------------------------------------------------------------
+
+
+def check_tenant(ctx, tenant_id):
+    """Return the project the request acts on; raise InvalidTenant on a foreign one.
+
+    An admin context may name any tenant in the URL: its own project is used instead,
+    as Heat does (links then carry the stack's project). Anyone else must name its own.
+    """
+    if ctx.is_admin and ctx.project_id:
+        return ctx.project_id
+    if ctx.project_id != tenant_id:
+        raise exception.InvalidTenant(target=tenant_id, actual=ctx.project_id)
+    return tenant_id
+
+
+def registered_policy_enforce(handler):
+    """Tenant check, then policy ``<controller.REQUEST_SCOPE>:<handler name>``."""
+
+    @functools.wraps(handler)
+    def handle_stack_method(controller, req, tenant_id, **kwargs):
+        ctx = request_context(req)
+        project_id = check_tenant(ctx, tenant_id)
+        action = "%s:%s" % (controller.REQUEST_SCOPE, handler.__name__)
+        policy.enforce(ctx, action, {"project_id": project_id})
+        return handler(controller, req, ctx, **kwargs)
+
+    return handle_stack_method
+
+
+def no_policy_enforce(handler):
+    """Tenant check only; the handler enforces policy itself (e.g. update_patch)."""
+
+    @functools.wraps(handler)
+    def handle_stack_method(controller, req, tenant_id, **kwargs):
+        ctx = request_context(req)
+        check_tenant(ctx, tenant_id)
+        return handler(controller, req, ctx, **kwargs)
+
+    return handle_stack_method
+
+
+def _identified_stack(handler):
+    @functools.wraps(handler)
+    def handle_stack_method(controller, req, ctx, stack_name, stack_id, **kwargs):
+        identity = identifier.HeatIdentifier(ctx.project_id, stack_name, stack_id)
+        return handler(controller, req, ctx, dict(identity), **kwargs)
+
+    return handle_stack_method
+
+
+def registered_identified_stack(handler):
+    """Policy as above; ``{stack_name}/{stack_id}`` arrive as one identity dict."""
+    return registered_policy_enforce(_identified_stack(handler))
+
+
+# ---------------------------------------------------------------------------
+# Links
+# ---------------------------------------------------------------------------
+
+
+def make_url(req, identity):
+    """``<app url>/<tenant>/stacks/<name>/<id>[<path>]`` for an identity dict.
+
+    The tenant is the stack's own project, not the one in the request path.
+    """
+    try:
+        ident = identifier.HeatIdentifier(**identity)
+    except (TypeError, ValueError):
+        raise exc.HTTPInternalServerError("Invalid Stack address")
+    return "%s/%s/%s" % (
+        req.application_url,
+        urllib.parse.quote(ident.tenant, ""),
+        ident.url_path(),
+    )
+
+
+def make_link(req, identity, relationship="self"):
+    return {"href": make_url(req, identity), "rel": relationship}
+
+
+# ---------------------------------------------------------------------------
+# Responses a handler may return instead of data
+# ---------------------------------------------------------------------------
+
+
+def json_response(data, status=200, headers=None):
+    resp = webob.Response(status=status, content_type="application/json", charset="UTF-8")
+    resp.text = json.dumps(data)
+    if headers:
+        resp.headers.update(headers)
+    return resp
+
+
+def created(data, location):
+    """201 with ``Location`` (stack create)."""
+    return json_response(data, status=201, headers={"Location": location})
+
+
+def _plain(status, text, headers=None):
+    resp = webob.Response(status=status, content_type="text/plain", charset="UTF-8")
+    resp.text = text
+    if headers:
+        resp.headers.update(headers)
+    return resp
+
+
+def accepted():
+    """202 with a plain-text body, as Heat's update/restore answer."""
+    return _plain(202, "202 Accepted\n\nThe request is accepted for processing.\n\n   ")
+
+
+def no_content():
+    resp = webob.Response(status=204)
+    resp.content_type = None
+    return resp
+
+
+def redirect(location):
+    """302 to the canonical URL; clients repeat the same method and body there."""
+    return _plain(
+        302,
+        "302 Found\n\nThe resource was found at %s; you should be redirected "
+        "automatically.\n\n   " % location,
+        headers={"Location": location},
+    )
+
+
+def to_response(result):
+    """What a handler returned -> webob Response (data becomes JSON, 200)."""
+    if isinstance(result, webob.Response):
+        return result
+    return json_response(result)
+
+
+# ---------------------------------------------------------------------------
+# Request bodies
+# ---------------------------------------------------------------------------
+
+
+def is_json_content_type(req):
+    """Heat parses a body only if it is JSON-typed (or untyped/text) and starts with '{'."""
+    content_type = req.content_type
+    if not content_type or content_type.startswith("text/plain"):
+        content_type = "application/json"
+    return content_type in ("JSON", "application/json") and req.body.startswith(b"{")
+
+
+def has_json_body(req):
+    return int(req.content_length or 0) > 0 and is_json_content_type(req)
+
+
+def check_json_body_size(length, limit):
+    if length > limit:
+        raise exception.RequestLimitExceeded(
+            message="JSON body size (%s bytes) exceeds maximum allowed size (%s bytes)."
+            % (length, limit)
+        )
+
+
+def parse_json_body(req):
+    """The request's JSON object, or None when it carries no JSON body.
+
+    (Its size was checked by app.JsonBodyLimit before routing.)
+    """
+    if not has_json_body(req):
+        return None
+    try:
+        return json.loads(req.body)
+    except ValueError as e:
+        raise exc.HTTPBadRequest(str(e))
+
+
+# ---------------------------------------------------------------------------
+# Query parameters (heat/common/param_utils.py)
+# ---------------------------------------------------------------------------
+
+PARAM_TYPES = (PARAM_TYPE_SINGLE, PARAM_TYPE_MULTI, PARAM_TYPE_MIXED) = (
+    "single",
+    "multi",
+    "mixed",
+)
+
+
+def get_allowed_params(params, param_types):
+    """Pick the entries of ``params`` named in ``param_types`` that have a value.
+
+    single: one value; multi: always a list; mixed: a list only when repeated.
+    """
+    allowed = {}
+    for key, get_type in param_types.items():
+        if get_type == PARAM_TYPE_SINGLE:
+            value = params.get(key)
+        else:
+            value = params.getall(key)
+            if get_type == PARAM_TYPE_MIXED and len(value) == 1:
+                value = value[0]
+        if value:
+            allowed[key] = value
+    return allowed
+
+
+def extract_bool(name, value):
+    """'true'/'false' in any case -> bool; anything else is a ValueError."""
+    if str(value).lower() not in ("true", "false"):
+        raise ValueError(
+            'Unrecognized value "%s" for "%s", acceptable values are: true, false.'
+            % (value, name)
+        )
+    return strutils.bool_from_string(value, strict=True)
+
+
+def extract_int(name, value, allow_zero=True, allow_negative=False):
+    if value is None:
+        return None
+    if not strutils.is_int_like(value):
+        raise ValueError("Only integer is acceptable by '%s'." % name)
+    if value in ("0", 0):
+        if allow_zero:
+            return 0
+        raise ValueError("Only non-zero integer is acceptable by '%s'." % name)
+    result = int(value)
+    if not allow_negative and result < 0:
+        raise ValueError(
+            "Value '%s' is invalid for '%s' which only accepts non-negative integer."
+            % (value, name)
+        )
+    return result
+
+
+def extract_tags(subject):
+    tags = subject.split(",")
+    for tag in tags:
+        if len(tag) > 80:
+            raise ValueError('Invalid tag, "%s" is longer than 80 characters' % tag)
+    return tags
+
+
+def bad_request_on_value_error(func, *args, **kwargs):
+    """Call ``func``; a ValueError becomes 400 HTTPBadRequest with its message."""
+    try:
+        return func(*args, **kwargs)
+    except ValueError as e:
+        raise exc.HTTPBadRequest(str(e))
+
+
+# ---------------------------------------------------------------------------
+# Template and environment text (heat/common/{template,environment}_format.py)
+#
+# Minimal stand-ins kept behind these two functions; swap their bodies for
+# heat_lite.common.template_format when that module lands.
+# ---------------------------------------------------------------------------
+
+
+class _YamlLoader(yaml.SafeLoader):
+    """SafeLoader that keeps timestamps as strings (``heat_template_version: 2018-08-31``)."""
+
+
+_YamlLoader.add_constructor("tag:yaml.org,2002:timestamp", _YamlLoader.construct_yaml_str)
+
+TEMPLATE_VERSION_KEYS = ("heat_template_version", "HeatTemplateFormatVersion",
+                         "AWSTemplateFormatVersion")
+
+
+def validate_template_limit(text):
+    limit = CONF.max_template_size
+    if len(text) > limit:
+        raise exception.RequestLimitExceeded(
+            message="Template size (%s bytes) exceeds maximum allowed size (%s bytes)."
+            % (len(text), limit)
+        )
+
+
+def parse_template(text, url=None):
+    """JSON or YAML text -> template dict. ValueError when it is not a template."""
+    validate_template_limit(str(text))
+    try:
+        tpl = json.loads(text)
+    except ValueError:
+        try:
+            tpl = yaml.load(text, Loader=_YamlLoader)
+        except yaml.YAMLError as yea:
+            raise ValueError("Error parsing template %s %s" % (url or "[root stack]", yea))
+        if tpl is None:
+            tpl = {}
+    if not isinstance(tpl, dict):
+        raise ValueError("The template is not a JSON object or YAML mapping.")
+    if not any(key in tpl for key in TEMPLATE_VERSION_KEYS):
+        raise ValueError("Template format version not found.")
+    return tpl
+
+
+ENV_SECTIONS = (
+    ENV_PARAMETERS,
+    ENV_RESOURCE_REGISTRY,
+    ENV_PARAMETER_DEFAULTS,
+    ENV_ENCRYPTED_PARAM_NAMES,
+    ENV_EVENT_SINKS,
+    ENV_PARAMETER_MERGE_STRATEGIES,
+) = (
+    "parameters",
+    "resource_registry",
+    "parameter_defaults",
+    "encrypted_param_names",
+    "event_sinks",
+    "parameter_merge_strategies",
+)
+
+
+def validate_environment(env):
+    for section in env:
+        if section not in ENV_SECTIONS:
+            raise ValueError('environment has wrong section "%s"' % section)
+        if env[section] is None:
+            raise ValueError('environment has empty section "%s"' % section)
+    return env
+
+
+def parse_environment(text):
+    """YAML (or JSON) text -> environment dict with only known, non-empty sections."""
+    if text is None:
+        return {}
+    try:
+        env = yaml.load(text, Loader=_YamlLoader)
+    except yaml.YAMLError as yea:
+        raise ValueError(str(yea))
+    if env is None:
+        env = {}
+    if not isinstance(env, dict):
+        raise ValueError("The environment is not a valid YAML mapping data type.")
+    return validate_environment(env)
+
+
+def environment_default_for_missing(env):
+    """Add the sections the engine expects (lists for names/sinks, dicts otherwise)."""
+    for section in ENV_SECTIONS:
+        if section not in env and section != ENV_PARAMETER_MERGE_STRATEGIES:
+            if section in (ENV_ENCRYPTED_PARAM_NAMES, ENV_EVENT_SINKS):
+                env[section] = []
+            else:
+                env[section] = {}
+    return env

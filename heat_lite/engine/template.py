@@ -1,0 +1,279 @@
+"""Templates: the version registry, the snippet parser, and the parts common to formats.
+
+``Template(data)`` returns an instance of the class registered for the data's version
+(``heat_template_version``; all HOT versions of Heat 27 live in ``engine/hot/template.py``):
+
+    tmpl = Template(template_format.parse(text), files={'boot.sh': '...'})
+    tmpl.version                          # ('heat_template_version', '2018-08-31')
+    tmpl.validate()                       # top-level sections and resource keys
+    params = tmpl.parameters(identifier, user_params)
+    defns = tmpl.resource_definitions(stack)
+    deps = tmpl.dependencies(stack)       # Dependencies of resource names; cycles raise
+
+CFN templates (``AWSTemplateFormatVersion`` / ``HeatTemplateFormatVersion``) are not
+supported by heat-lite: they are rejected with InvalidTemplateVersion.
+"""
+
+import collections.abc
+import copy
+import datetime
+import functools
+
+from heat_lite.common import exception
+from heat_lite.engine import function
+
+HOT_VERSION_KEY = "heat_template_version"
+CFN_VERSION_KEYS = ("AWSTemplateFormatVersion", "HeatTemplateFormatVersion")
+DEFAULT_EMPTY_VERSION = (HOT_VERSION_KEY, "2015-04-30")
+
+# version string (date or release name) -> Template class; filled by register()
+_template_classes = {}
+
+
+def register(cls, *versions):
+    """Make ``cls`` the class of templates declaring any of ``versions``."""
+    for version in versions:
+        _template_classes[version] = cls
+
+
+def _load_plugins():
+    if not _template_classes:
+        from heat_lite.engine.hot import template  # noqa: F401  (registers the versions)
+
+
+def available_versions():
+    _load_plugins()
+    return sorted(_template_classes)
+
+
+def _version_text(value):
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    return value
+
+
+def get_version(template_data):
+    """(version key, version value) of a template dict; dates become 'YYYY-MM-DD'."""
+    if not isinstance(template_data, collections.abc.Mapping):
+        raise exception.InvalidTemplateVersion(explanation="Template version was not provided")
+    keys = [
+        k
+        for k in (HOT_VERSION_KEY,) + CFN_VERSION_KEYS
+        if isinstance(template_data.get(k), (str, datetime.date))
+    ]
+    if len(keys) > 1:
+        raise exception.InvalidTemplateVersion(
+            explanation="Ambiguous versions (%s)" % ", ".join(keys)
+        )
+    if not keys:
+        raise exception.InvalidTemplateVersion(explanation="Template version was not provided")
+    return keys[0], _version_text(template_data[keys[0]])
+
+
+def get_template_class(template_data):
+    key, version = get_version(template_data)
+    _load_plugins()
+    available = ", ".join(available_versions())
+    if key != HOT_VERSION_KEY:
+        raise exception.InvalidTemplateVersion(
+            explanation='"%s: %s". CFN templates are not supported by heat-lite; '
+            '"%s" should be one of: %s' % (key, version, HOT_VERSION_KEY, available)
+        )
+    try:
+        return _template_classes[version]
+    except KeyError:
+        raise exception.InvalidTemplateVersion(
+            explanation='"%s: %s". "%s" should be one of: %s' % (key, version, key, available)
+        )
+
+
+class Template(collections.abc.Mapping):
+    """A template of one version; a Mapping of its sections (as Heat's is)."""
+
+    CANONICAL_VERSION = None  # the version date of the concrete class
+    functions = {}
+    condition_functions = {}
+    SECTIONS = ()
+    SECTIONS_NO_DIRECT_ACCESS = frozenset()
+
+    def __new__(cls, tmpl, *args, **kwargs):
+        if cls is Template:
+            cls = get_template_class(tmpl)
+        return super().__new__(cls)
+
+    def __init__(self, tmpl, template_id=None, files=None, env=None):
+        key, _value = get_version(tmpl)
+        if isinstance(tmpl[key], datetime.date):
+            tmpl[key] = _version_text(tmpl[key])
+        self.id = template_id
+        self.t = tmpl
+        self.files = dict(files or {})
+        self.env = env
+        self.version = (key, self.CANONICAL_VERSION)
+        self._conditions_cache = (None, None)
+        self._parser_condition_functions = self._condition_parser_functions()
+
+    def __deepcopy__(self, memo):
+        return Template(copy.deepcopy(self.t, memo), files=self.files, env=self.env)
+
+    def __iter__(self):
+        return (s for s in self.SECTIONS if s not in self.SECTIONS_NO_DIRECT_ACCESS)
+
+    def __len__(self):
+        return len(list(iter(self)))
+
+    def _condition_parser_functions(self):
+        invalid = {n: function.Invalid for n in self.functions}
+        return dict(invalid, **self.condition_functions)
+
+    def parse(self, stack, snippet, path=""):
+        """Turn ``{fn_name: args}`` maps into Function objects of this version."""
+        return parse(self.functions, stack, snippet, path, self)
+
+    def parse_condition(self, stack, snippet, path=""):
+        """Parse a condition: only condition functions; others are 'invalid in this context'."""
+        return parse(self._parser_condition_functions, stack, snippet, path, self)
+
+    def parameters(self, stack_identifier, user_params, param_defaults=None):
+        """The stack's Parameters (raises InvalidSchemaError for a bad parameter schema)."""
+        from heat_lite.engine import parameters
+
+        return parameters.Parameters(stack_identifier, self, user_params, param_defaults)
+
+    def conditions(self, stack):
+        """The template's Conditions, parsed once per stack."""
+        ref_stack, cached = self._conditions_cache
+        if cached is not None and ref_stack is stack:
+            return cached
+        raw = self._condition_definitions()
+        if not isinstance(raw, collections.abc.Mapping):
+            raise exception.StackValidationFailed(
+                error="Conditions validation error",
+                message="Condition definitions must be a map. Found a %s instead"
+                % type(raw).__name__,
+            )
+        parsed = {
+            name: self.parse_condition(stack, snippet, "conditions.%s" % name)
+            for name, snippet in raw.items()
+        }
+        conds = Conditions(parsed)
+        self._conditions_cache = (stack, conds)
+        return conds
+
+    def _condition_definitions(self):
+        return {}
+
+    def dependencies(self, stack, definitions=None):
+        """The resource dependency graph (names), checked for bad references and cycles.
+
+        Raises InvalidTemplateReference for get_resource/get_attr of an unknown resource
+        (key: where, e.g. ``r.Properties.image``) or depends_on an unknown one (key: the
+        resource name), and CircularDependencyException for a cycle.
+        """
+        from heat_lite.engine.dependencies import Dependencies
+
+        if definitions is None:
+            definitions = self.resource_definitions(stack)
+        all_names = set(self.t.get(self.RESOURCES) or {})
+        edges = []
+        for name, defn in definitions.items():
+            edges.append((name, None))
+            for required in sorted(defn.required_resource_names()):
+                if required in definitions:
+                    edges.append((name, required))
+                elif required not in all_names:
+                    raise exception.InvalidTemplateReference(resource=required, key=name)
+        deps = Dependencies(edges)
+        deps.validate()
+        return deps
+
+    @classmethod
+    def create_empty_template(cls, version=DEFAULT_EMPTY_VERSION, from_template=None):
+        """An empty template of ``version`` (a (key, value) pair or a HOT version string),
+        or ``from_template`` without its resources (env, files and parameters kept)."""
+        if from_template is not None:
+            tmpl = copy.deepcopy(from_template)
+            tmpl.remove_all_resources()
+            return tmpl
+        if version is None:
+            version = DEFAULT_EMPTY_VERSION
+        elif isinstance(version, (str, datetime.date)):
+            version = (HOT_VERSION_KEY, _version_text(version))
+        return Template({version[0]: version[1]})
+
+
+def parse(functions, stack, snippet, path="", template=None):
+    """Parse a raw snippet: single-key maps naming a function become Function objects.
+
+    A function whose arguments are wrong raises StackValidationFailed at its path
+    (``resources.r.properties.name.list_join: Incorrect arguments to ...``).
+    """
+    recurse = functools.partial(parse, functions, stack, template=template)
+    if isinstance(snippet, collections.abc.Mapping):
+        if len(snippet) == 1:
+            fn_name, args = next(iter(snippet.items()))
+            func_class = functions.get(fn_name) if isinstance(fn_name, str) else None
+            if func_class is not None:
+                fn_path = "%s.%s" % (path, fn_name)
+                try:
+                    if issubclass(func_class, function.Macro):
+                        parse_func = functools.partial(recurse, path=fn_path)
+                        return func_class(stack, fn_name, args, parse_func, template)
+                    return func_class(stack, fn_name, recurse(args, fn_path))
+                except (ValueError, TypeError, KeyError) as e:
+                    raise exception.StackValidationFailed(path=fn_path, message=str(e))
+        return {k: recurse(v, "%s.%s" % (path, k)) for k, v in snippet.items()}
+    if isinstance(snippet, (list, tuple)):
+        return [recurse(v, "%s[%d]" % (path, i)) for i, v in enumerate(snippet)]
+    return snippet
+
+
+_IN_PROGRESS = object()
+
+
+class Conditions:
+    """Named conditions of a template; each is resolved once, on first use."""
+
+    def __init__(self, conditions_dict):
+        self._conditions = dict(conditions_dict)
+        self._resolved = {}
+
+    def names(self):
+        return set(self._conditions)
+
+    def validate(self):
+        for name, cond in self._conditions.items():
+            self._check_type(name, cond)
+            function.validate(cond)
+
+    @staticmethod
+    def _check_type(name, definition):
+        if not isinstance(definition, (bool, function.Function)):
+            raise exception.StackValidationFailed(
+                error="Condition validation error",
+                message='The definition of condition "%s" is invalid: %s' % (name, definition),
+            )
+
+    def is_enabled(self, condition_name):
+        """Whether the named condition holds (None and booleans pass through)."""
+        if condition_name is None:
+            return True
+        if isinstance(condition_name, bool):
+            return condition_name
+        if not (isinstance(condition_name, str) and condition_name in self._conditions):
+            raise ValueError('Invalid condition "%s"' % condition_name)
+        if condition_name not in self._resolved:
+            self._resolved[condition_name] = _IN_PROGRESS
+            resolved = function.resolve(self._conditions[condition_name])
+            self._check_type(condition_name, resolved)
+            self._resolved[condition_name] = resolved
+        result = self._resolved[condition_name]
+        if result is _IN_PROGRESS:
+            raise exception.StackValidationFailed(
+                error="Condition validation error",
+                message='Circular definition for condition "%s"' % condition_name,
+            )
+        return result
+
+    def __repr__(self):
+        return "Conditions(%r)" % self._conditions

@@ -1,0 +1,105 @@
+"""Convergence through the real RPC dispatch in one process (SQLite, fake transport)."""
+
+import time
+
+import pytest
+
+from heat_lite.common import exception
+from tests.fixtures import inprocess
+
+pytestmark = pytest.mark.functional
+
+
+@pytest.fixture
+def heat(tmp_path):
+    with inprocess.heat(tmp_path) as h:
+        yield h
+
+
+def _wait(heat, ident, statuses, timeout=30):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        stack = heat.client.show_stack(heat.ctx, ident)[0]
+        if "%s_%s" % (stack["stack_action"], stack["stack_status"]) in statuses:
+            return stack
+        time.sleep(0.02)
+    raise AssertionError("timed out; stack is %s_%s" % (stack["stack_action"],
+                                                        stack["stack_status"]))
+
+
+def _template(resources, outputs=None, **extra):
+    tmpl = {"heat_template_version": "2018-08-31", "resources": resources}
+    if outputs:
+        tmpl["outputs"] = outputs
+    tmpl.update(extra)
+    return tmpl
+
+
+def test_create_chain_with_outputs_then_delete(heat):
+    tmpl = _template(
+        {
+            "a": {"type": "OS::Heat::TestResource", "properties": {"value": {"get_param": "p"}}},
+            "b": {"type": "OS::Heat::TestResource",
+                  "properties": {"value": {"get_attr": ["a", "output"]}}},
+            "c": {"type": "OS::Heat::None", "depends_on": ["b"]},
+            "rnd": {"type": "OS::Heat::RandomString", "properties": {"length": 12}},
+            "v": {"type": "OS::Heat::Value",
+                  "properties": {"value": {"get_attr": ["rnd", "value"]}}},
+        },
+        outputs={"o": {"value": {"get_attr": ["b", "output"]}, "description": "b's value"},
+                 "v": {"value": {"get_attr": ["v", "value"]}},
+                 "r": {"value": {"get_resource": "rnd"}}},
+        parameters={"p": {"type": "string", "default": "hello"}},
+    )
+    ident = heat.client.create_stack(heat.ctx, "s1", tmpl, {}, {}, {})
+    stack = _wait(heat, ident, {"CREATE_COMPLETE", "CREATE_FAILED"})
+    assert stack["stack_status_reason"] == "Stack CREATE completed successfully"
+    outputs = {o["output_key"]: o for o in stack["outputs"]}
+    assert outputs["o"]["output_value"] == "hello"
+    assert outputs["o"]["description"] == "b's value"
+    assert len(outputs["v"]["output_value"]) == 12
+    assert outputs["r"]["output_value"] == outputs["v"]["output_value"]
+
+    resources = {r["resource_name"]: r for r in heat.client.list_stack_resources(heat.ctx, ident)}
+    assert {r["resource_status"] for r in resources.values()} == {"COMPLETE"}
+    assert resources["a"]["required_by"] == ["b"]
+    assert resources["c"]["resource_type"] == "OS::Heat::None"
+    shown = heat.client.describe_stack_resource(heat.ctx, ident, "b")
+    assert shown["attributes"]["output"] == "hello"
+
+    events = heat.client.list_events(heat.ctx, ident, sort_dir="asc")
+    assert events[0]["resource_name"] == "s1"
+    assert events[0]["resource_status_reason"] == "Stack CREATE started"
+    assert events[-1]["resource_status_reason"] == "Stack CREATE completed successfully"
+
+    heat.client.delete_stack(heat.ctx, ident)
+    stack = _wait(heat, ident, {"DELETE_COMPLETE", "DELETE_FAILED"})
+    assert stack["stack_action"] == "DELETE"
+    assert heat.client.list_stack_resources(heat.ctx, ident) == []
+    assert heat.client.list_stacks(heat.ctx) == []
+
+
+def test_rollback_of_failed_create_deletes_everything(heat):
+    tmpl = _template({
+        "ok": {"type": "OS::Heat::TestResource"},
+        "bad": {"type": "OS::Heat::TestResource", "properties": {"fail": True},
+                "depends_on": ["ok"]},
+    })
+    ident = heat.client.create_stack(heat.ctx, "rb", tmpl, {}, {}, {"disable_rollback": False})
+    stack = _wait(heat, ident, {"ROLLBACK_COMPLETE", "ROLLBACK_FAILED"})
+    assert stack["stack_status_reason"] == "Stack ROLLBACK completed successfully"
+    assert heat.client.list_stack_resources(heat.ctx, ident) == []
+
+
+def test_duplicate_name_and_limits(heat):
+    tmpl = _template({"r": {"type": "OS::Heat::None"}})
+    heat.client.create_stack(heat.ctx, "dup", tmpl, {}, {}, {})
+    with pytest.raises(exception.StackExists):
+        heat.client.create_stack(heat.ctx, "dup", tmpl, {}, {}, {})
+
+
+def test_resource_limit(tmp_path):
+    with inprocess.heat(tmp_path, max_resources_per_stack=2) as heat:
+        tmpl = _template({"r%d" % i: {"type": "OS::Heat::None"} for i in range(3)})
+        with pytest.raises(exception.RequestLimitExceeded, match="Maximum resources"):
+            heat.client.create_stack(heat.ctx, "big", tmpl, {}, {}, {})

@@ -1,0 +1,53 @@
+"""Small helpers shared by the integration tests."""
+
+import time
+
+
+def wait_for_status(hc, stack_id, statuses, timeout=120, on_poll=None):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        stack = hc.stacks.get(stack_id, resolve_outputs=False)
+        if on_poll is not None:
+            on_poll()
+        if stack.stack_status in statuses:
+            return hc.stacks.get(stack_id)
+        time.sleep(0.05)
+    raise AssertionError("stack %s still %s" % (stack_id, stack.stack_status))
+
+
+def layered_template(layers, width, fail=None):
+    """``layers`` x ``width`` TestResources; each one joins the outputs of the layer before.
+
+    Every resource of layer k>0 depends on all of layer k-1 (get_attr on each), so the
+    output of the last layer carries every value created before it.
+    """
+    resources = {}
+    for layer in range(layers):
+        for i in range(width):
+            name = "r%d_%d" % (layer, i)
+            if layer == 0:
+                value = {"str_replace": {"template": "v$i", "params": {"$i": str(i)}}}
+            else:
+                value = {"list_join": ["+", [{"get_attr": ["r%d_%d" % (layer - 1, j), "output"]}
+                                             for j in range(width)]]}
+            props = {"value": value}
+            if fail == name:
+                props["fail"] = True
+            resources[name] = {"type": "OS::Heat::TestResource", "properties": props}
+    last = ["r%d_%d" % (layers - 1, i) for i in range(width)]
+    return {
+        "heat_template_version": "2018-08-31",
+        "resources": resources,
+        "outputs": {
+            "first": {"value": {"get_attr": [last[0], "output"]}},
+            "ref": {"value": {"get_resource": last[0]}},
+        },
+    }
+
+
+def expected_layer_value(layers, width):
+    value = ["v%d" % i for i in range(width)]
+    for _ in range(1, layers):
+        joined = "+".join(value)
+        value = [joined] * width
+    return value[0]

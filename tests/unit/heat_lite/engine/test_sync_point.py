@@ -1,0 +1,79 @@
+import threading
+import uuid
+
+import pytest
+
+from heat_lite.db import api as db_api
+from heat_lite.engine import sync_point
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.fixture
+def stack_id():
+    db_api.configure("sqlite://")
+    db_api.create_schema()
+    tmpl_id = db_api.raw_template_create({"heat_template_version": "2015-04-30"}, {})
+    sid = str(uuid.uuid4())
+    db_api.stack_create({"id": sid, "name": "s", "raw_template_id": tmpl_id,
+                         "disable_rollback": True, "current_traversal": "t1"})
+    yield sid
+    db_api.dispose()
+
+
+def test_key_format_is_heats():
+    assert sync_point.make_key((3, True)) == "tuple:(3, True, 'resource')"
+    assert sync_point.parse_key("tuple:(3, False, 'resource')") == (3, False)
+    data = {(1, True): {"name": "a"}, (2, False): 7}
+    assert sync_point.deserialize_input_data(sync_point.serialize_input_data(data)) == data
+
+
+def test_callback_once_all_predecessors_reported(stack_id):
+    sync_point.create_all(stack_id, "t1", [(5, True)])
+    calls = []
+    preds = {(1, True), (2, True)}
+    assert not sync_point.sync(5, "t1", True, preds, {(1, True): {"id": 1}},
+                               lambda *a: calls.append(a))
+    assert calls == []
+    assert sync_point.sync(5, "t1", True, preds, {(2, True): {"id": 2}},
+                           lambda *a: calls.append(a))
+    entity, data, failures, skip = calls[0]
+    assert data == {(1, True): {"id": 1}, (2, True): {"id": 2}}
+    assert failures == {} and skip is False
+    row = db_api.sync_point_get(5, "t1", True)
+    assert row.atomic_key == 2
+
+
+def test_failures_and_skip_are_accumulated(stack_id):
+    sync_point.create_all(stack_id, "t1", [(5, True)])
+    calls = []
+    preds = {(1, True), (2, True)}
+    sync_point.sync(5, "t1", True, preds, {(1, True): None}, calls.append,
+                    new_failures={"a": "boom"}, is_skip=True)
+    sync_point.sync(5, "t1", True, preds, {(2, True): None}, lambda *a: calls.append(a))
+    assert calls[0][2] == {"a": "boom"} and calls[0][3] is True
+
+
+def test_missing_sync_point_raises(stack_id):
+    from heat_lite.common import exception
+
+    with pytest.raises(exception.EntityNotFound):
+        sync_point.sync(9, "t1", True, {(1, True)}, {(1, True): None}, print)
+
+
+def test_threads_lose_nothing_on_sqlite(stack_id):
+    sync_point.create_all(stack_id, "t1", [])
+    preds = {(n, True) for n in range(64)}
+    done = []
+
+    def report(n):
+        sync_point.sync(stack_id, "t1", True, preds, {(n, True): None},
+                        lambda *a: done.append(a))
+
+    threads = [threading.Thread(target=report, args=(n,)) for n in range(64)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(done) == 1
+    assert set(done[0][1]) == preds
