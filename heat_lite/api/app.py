@@ -177,10 +177,16 @@ class NoAuthMiddleware:
 
     def __call__(self, environ, start_response):
         defaults = self.conf.noauth
-        user = (environ.get("HTTP_X_USER_ID") or environ.get("HTTP_X_AUTH_USER")
-                or defaults.default_user)
-        project = (environ.get("HTTP_X_PROJECT_ID") or environ.get("HTTP_X_AUTH_PROJECT")
-                   or defaults.default_project)
+        user = (
+            environ.get("HTTP_X_USER_ID")
+            or environ.get("HTTP_X_AUTH_USER")
+            or defaults.default_user
+        )
+        project = (
+            environ.get("HTTP_X_PROJECT_ID")
+            or environ.get("HTTP_X_AUTH_PROJECT")
+            or defaults.default_project
+        )
         roles = environ.get("HTTP_X_ROLES") or ",".join(defaults.default_roles)
         environ.update(
             HTTP_X_IDENTITY_STATUS="Confirmed",

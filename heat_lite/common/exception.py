@@ -196,3 +196,7 @@ class HTTPExceptionDisguise(Exception):
     def __init__(self, exception):
         self.exc = exception
         super().__init__(str(exception))
+
+
+class InvalidExternalResourceDependency(HeatException):
+    msg_fmt = "Invalid dependency with external %(resource_type)s resource: %(external_id)s"

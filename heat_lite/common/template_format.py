@@ -127,3 +127,10 @@ def parse(tmpl, tmpl_url=None):
     if not any(key in tpl for key in VERSION_KEYS):
         raise ValueError("Template format version not found.")
     return tpl
+
+
+def parse_environment(env):
+    """An environment file (YAML or JSON text, or an already parsed mapping) as a dict."""
+    if isinstance(env, collections.abc.Mapping):
+        return dict(env)
+    return simple_parse(env) if env else {}

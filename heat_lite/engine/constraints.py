@@ -132,7 +132,7 @@ class Schema(collections.abc.Mapping):
             return
         try:
             self.validate_constraints(self.default, context, [CustomConstraint])
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError, exception.StackValidationFailed) as exc:
             raise exception.InvalidSchemaError(
                 message="Invalid default %s (%s)" % (self.default, exc)
             )

@@ -143,6 +143,31 @@ class Invalid(Function):
         return {self.fn_name: self.args}
 
 
+class Removed(Function):
+    """A function of older template versions, removed from this one."""
+
+    def validate(self):
+        raise exception.InvalidTemplateVersion(
+            explanation="The function %s is not supported in this version of HOT." % self.fn_name
+        )
+
+    def result(self):
+        return {self.fn_name: self.args}
+
+
+class NotImplementedYet(Function):
+    """A function Heat has for this version that heat-lite does not implement yet."""
+
+    def _fail(self):
+        raise exception.NotSupported(feature='The template function "%s"' % self.fn_name)
+
+    def validate(self):
+        self._fail()
+
+    def result(self):
+        self._fail()
+
+
 def _is_list(snippet):
     return isinstance(snippet, collections.abc.Iterable) and not isinstance(
         snippet, (str, bytes, collections.abc.Mapping)

@@ -46,7 +46,10 @@ _REF_SECTIONS = {PROPERTIES: "Properties", METADATA: "Metadata"}
 def _attr_map(snippets):
     attr_map = collections.defaultdict(set)
     for name, path in itertools.chain.from_iterable(map(function.all_dep_attrs, snippets)):
-        attr_map[name].add(path)
+        try:
+            attr_map[name].add(path)
+        except TypeError:  # an unhashable path component: that get_attr resolves to None
+            continue
     return attr_map
 
 
@@ -117,6 +120,10 @@ class ResourceDefinition:
         """
         if self._dep_names is None:
             if self.external_id():
+                if self._depends:
+                    raise exception.InvalidExternalResourceDependency(
+                        external_id=self.external_id(), resource_type=self.resource_type
+                    )
                 self._dep_names = set()
             else:
                 self._dep_names = self._implicit_names() | set(self.depends_on)

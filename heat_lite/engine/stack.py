@@ -146,29 +146,37 @@ class Stack:
             self._definitions = self.t.resource_definitions(self)
         return self._definitions
 
-    def resource_class(self, name):
-        return resources.get_class(self.definitions[name].resource_type)
+    def definition(self, name):
+        """One resource's definition, without parsing the others (None if undefined)."""
+        if self._definitions is not None:
+            return self._definitions.get(name)
+        return self.t.resource_definition(self, name)
+
+    def dependencies(self):
+        """The template's dependency graph of resource names (bad references, cycles raise)."""
+        return self.t.dependencies(self, self.definitions)
 
     def validate(self):
-        """Parameters, resource types, properties and the dependency graph."""
+        """Template sections, parameters, resource types and properties, outputs, graph."""
+        self.t.validate()
         self.parameters.validate(validate_value=True)
-        definitions = self.definitions
-        deps = Dependencies()
-        for name, defn in definitions.items():
+        for defn in self.definitions.values():
+            defn.validate()
             cls = resources.get_class(defn.resource_type)
             if cls.validate_properties:
-                defn.properties(cls.properties_schema).validate(with_value=False)
-            deps.add(name)
-            for req in defn.required_resource_names():
-                deps.add(name, req)
-        deps.validate()
+                defn.properties(cls.properties_schema).validate(with_value=True)
         for output in self.t.outputs(self).values():
-            output.required_resource_names()
+            output.validate()
+        self.dependencies()
 
     # -- the `stack` protocol of template functions (heat_lite.engine.function) -----------
 
     def has_resource(self, name):
-        return name in self.definitions
+        return name in (self.t.t.get("resources") or {})
+
+    def resource_in_init(self, name):
+        """True while no data of that resource is known (validation before create)."""
+        return name not in self.node_data
 
     def resource_reference(self, name):
         data = self.node_data.get(name)
@@ -305,12 +313,7 @@ class Stack:
         return ids
 
     def _definition_order(self):
-        deps = Dependencies()
-        for name, defn in self.definitions.items():
-            deps.add(name)
-            for req in defn.required_resource_names():
-                deps.add(name, req)
-        return iter(deps)
+        return iter(self.dependencies())
 
     def _row_score(self, row):
         score = 0

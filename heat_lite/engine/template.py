@@ -18,9 +18,10 @@ import collections.abc
 import copy
 import datetime
 import functools
+import weakref
 
 from heat_lite.common import exception
-from heat_lite.engine import function
+from heat_lite.engine import dependencies, function, parameters
 
 HOT_VERSION_KEY = "heat_template_version"
 CFN_VERSION_KEYS = ("AWSTemplateFormatVersion", "HeatTemplateFormatVersion")
@@ -136,14 +137,12 @@ class Template(collections.abc.Mapping):
 
     def parameters(self, stack_identifier, user_params, param_defaults=None):
         """The stack's Parameters (raises InvalidSchemaError for a bad parameter schema)."""
-        from heat_lite.engine import parameters
-
         return parameters.Parameters(stack_identifier, self, user_params, param_defaults)
 
     def conditions(self, stack):
         """The template's Conditions, parsed once per stack."""
-        ref_stack, cached = self._conditions_cache
-        if cached is not None and ref_stack is stack:
+        stack_ref, cached = self._conditions_cache
+        if cached is not None and stack_ref is not None and stack_ref() is stack:
             return cached
         raw = self._condition_definitions()
         if not isinstance(raw, collections.abc.Mapping):
@@ -157,7 +156,7 @@ class Template(collections.abc.Mapping):
             for name, snippet in raw.items()
         }
         conds = Conditions(parsed)
-        self._conditions_cache = (stack, conds)
+        self._conditions_cache = (_weak(stack), conds)
         return conds
 
     def _condition_definitions(self):
@@ -170,8 +169,6 @@ class Template(collections.abc.Mapping):
         (key: where, e.g. ``r.Properties.image``) or depends_on an unknown one (key: the
         resource name), and CircularDependencyException for a cycle.
         """
-        from heat_lite.engine.dependencies import Dependencies
-
         if definitions is None:
             definitions = self.resource_definitions(stack)
         all_names = set(self.t.get(self.RESOURCES) or {})
@@ -183,7 +180,7 @@ class Template(collections.abc.Mapping):
                     edges.append((name, required))
                 elif required not in all_names:
                     raise exception.InvalidTemplateReference(resource=required, key=name)
-        deps = Dependencies(edges)
+        deps = dependencies.Dependencies(edges)
         deps.validate()
         return deps
 
@@ -200,6 +197,16 @@ class Template(collections.abc.Mapping):
         elif isinstance(version, (str, datetime.date)):
             version = (HOT_VERSION_KEY, _version_text(version))
         return Template({version[0]: version[1]})
+
+
+def _weak(obj):
+    """A weak reference when possible (a cached template must not keep stacks alive)."""
+    if obj is None:
+        return None
+    try:
+        return weakref.ref(obj)
+    except TypeError:
+        return lambda: obj
 
 
 def parse(functions, stack, snippet, path="", template=None):

@@ -97,7 +97,7 @@ def load_resource(cnxt, resource_id, is_update, input_data):
         rsrc_stack = copy.copy(stack)
         rsrc_stack.t = templates.load(row.current_template_id)
         rsrc_stack._parameters = rsrc_stack._definitions = None
-    definition = rsrc_stack.definitions.get(row.name)
+    definition = rsrc_stack.definition(row.name)
     if definition is None:
         LOG.warning("Resource %s has no definition in template %s", row.name, rsrc_stack.t.id)
         return None

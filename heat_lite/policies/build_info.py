@@ -3,8 +3,13 @@
 from heat_lite.policies import base
 
 rules = [
-    base.rule("build_info", "build_info", base.PROJECT_READER, "Show build information.",
-              "GET " + base.PREFIX + "/build_info"),
+    base.rule(
+        "build_info",
+        "build_info",
+        base.PROJECT_READER,
+        "Show build information.",
+        "GET " + base.PREFIX + "/build_info",
+    ),
 ]
 
 

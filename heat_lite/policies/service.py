@@ -3,8 +3,13 @@
 from heat_lite.policies import base
 
 rules = [
-    base.rule("service", "index", base.PROJECT_ADMIN, "Show the status of each engine.",
-              "GET " + base.PREFIX + "/services"),
+    base.rule(
+        "service",
+        "index",
+        base.PROJECT_ADMIN,
+        "Show the status of each engine.",
+        "GET " + base.PREFIX + "/services",
+    ),
 ]
 
 

@@ -402,31 +402,6 @@ class GetFile(function.Function):
         return content
 
 
-class Removed(function.Function):
-    """A function of older template versions, removed from this one."""
-
-    def validate(self):
-        raise exception.InvalidTemplateVersion(
-            explanation="The function %s is not supported in this version of HOT." % self.fn_name
-        )
-
-    def result(self):
-        return {self.fn_name: self.args}
-
-
-class NotImplementedYet(function.Function):
-    """A function Heat has for this version that heat-lite does not implement yet."""
-
-    def _fail(self):
-        raise exception.NotSupported(feature='The template function "%s"' % self.fn_name)
-
-    def validate(self):
-        self._fail()
-
-    def result(self):
-        self._fail()
-
-
 class Equals(function.Function):
     """``equals: [<value_1>, <value_2>]``."""
 

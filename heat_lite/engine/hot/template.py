@@ -15,7 +15,7 @@ from heat_lite.common import exception
 from heat_lite.engine import function, parameters, rsrc_defn, template
 from heat_lite.engine.hot import functions as hot_funcs
 
-NYI = hot_funcs.NotImplementedYet
+NYI = function.NotImplementedYet
 
 _CFN_FUNCTIONS = (
     "Fn::GetAZs",
@@ -42,7 +42,7 @@ FUNCTIONS_20130523 = {
 FUNCTIONS_20141016 = {
     **FUNCTIONS_20130523,
     "get_attr": hot_funcs.GetAtt,
-    **{name: hot_funcs.Removed for name in _CFN_FUNCTIONS},
+    **{name: function.Removed for name in _CFN_FUNCTIONS},
 }
 FUNCTIONS_20150430 = {**FUNCTIONS_20141016, "repeat": NYI, "digest": NYI}
 FUNCTIONS_20151015 = {
@@ -51,7 +51,7 @@ FUNCTIONS_20151015 = {
     "list_join": hot_funcs.JoinMultiple,
     "str_replace": hot_funcs.ReplaceJson,
     "str_split": NYI,
-    "Fn::Select": hot_funcs.Removed,
+    "Fn::Select": function.Removed,
 }
 FUNCTIONS_20160408 = {**FUNCTIONS_20151015, "map_merge": NYI}
 FUNCTIONS_20161014 = {**FUNCTIONS_20160408, "yaql": NYI, "map_replace": NYI, "if": hot_funcs.If}
@@ -204,6 +204,13 @@ class HOTemplate20130523(template.Template):
                     continue
             definitions[name] = defn
         return definitions
+
+    def resource_definition(self, stack, name):
+        """The definition of one resource, parsing nothing else (a worker's hot path)."""
+        snippet = (self.t.get(self.RESOURCES) or {}).get(name)
+        if snippet is None:
+            return None
+        return self._resource_definition(stack, name, snippet)
 
     def _resource_definition(self, stack, name, snippet):
         try:
@@ -367,7 +374,7 @@ class HOTemplate20161014(HOTemplate20160408):
     def _condition_parser_functions(self):
         # removed functions keep their own error; any other function is invalid here
         parser = {
-            n: f if f is hot_funcs.Removed else function.Invalid for n, f in self.functions.items()
+            n: f if f is function.Removed else function.Invalid for n, f in self.functions.items()
         }
         parser.update(self.condition_functions)
         return parser

@@ -6,6 +6,8 @@ import wsgiref.simple_server
 import pytest
 from heatclient import client as heat_client
 from heatclient import exc as heat_exc
+from keystoneauth1 import noauth as ks_noauth
+from keystoneauth1 import session as ks_session
 
 pytestmark = pytest.mark.functional
 
@@ -23,9 +25,12 @@ class _QuietHandler(wsgiref.simple_server.WSGIRequestHandler):
 
 @pytest.fixture
 def endpoint(wsgi_app):
-    server = wsgiref.simple_server.make_server("127.0.0.1", 0, wsgi_app,
-                                               handler_class=_QuietHandler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    server = wsgiref.simple_server.make_server(
+        "127.0.0.1", 0, wsgi_app, handler_class=_QuietHandler
+    )
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     yield "http://127.0.0.1:%d/v1/admin" % server.server_port
     server.shutdown()
@@ -48,14 +53,15 @@ def test_heatclient_stack_lifecycle(endpoint, engine):
         assert stack.parameters["p"] == "y"
 
     resources = heat.resources.list("hc1")
-    assert [(r.resource_name, r.resource_status) for r in resources] == [
-        ("r", "CREATE_COMPLETE")]
+    assert [(r.resource_name, r.resource_status) for r in resources] == [("r", "CREATE_COMPLETE")]
     assert heat.resources.get("hc1", "r").attributes == {"value": "v-r"}
 
     events = heat.events.list("hc1")
     assert {e.resource_name for e in events} == {"hc1", "r"}
     assert [e.resource_status for e in heat.events.list("hc1", resource_name="r")] == [
-        "CREATE_IN_PROGRESS", "CREATE_COMPLETE"]
+        "CREATE_IN_PROGRESS",
+        "CREATE_COMPLETE",
+    ]
 
     heat.stacks.delete("hc1")  # DELETE -> 302 -> DELETE /stacks/hc1/<id>
     assert list(heat.stacks.list()) == []
@@ -70,3 +76,20 @@ def test_heatclient_reports_heat_errors(endpoint, engine):
     with pytest.raises(heat_exc.HTTPConflict) as err:
         heat.stacks.create(stack_name="dup", template=TEMPLATE)
     assert "The Stack (dup) already exists." in str(err.value)
+
+
+def test_heatclient_session_mode(endpoint, engine):
+    """As OSC does with --os-auth-type none: keystoneauth follows the 302s itself."""
+    sess = ks_session.Session(auth=ks_noauth.NoAuth(endpoint=endpoint))
+    heat = heat_client.Client(
+        "1", session=sess, endpoint_override=endpoint, service_type="orchestration"
+    )
+
+    stack_id = heat.stacks.create(stack_name="sc1", template=TEMPLATE)["stack"]["id"]
+    assert [s.id for s in heat.stacks.list()] == [stack_id]
+    assert heat.stacks.get("sc1").stack_status == "CREATE_COMPLETE"
+    assert [r.resource_name for r in heat.resources.list("sc1")] == ["r"]
+    assert heat.resources.get("sc1", "r").resource_type == "OS::Heat::None"
+    assert len(heat.events.list("sc1")) == 4
+    heat.stacks.delete("sc1")
+    assert engine.stacks == {}

@@ -34,8 +34,11 @@ def test_versions_document(api, path):
     assert resp.content_type == "application/json"
     assert resp.json == {
         "versions": [
-            {"id": "v1.0", "status": "CURRENT",
-             "links": [{"rel": "self", "href": "http://localhost/v1/"}]}
+            {
+                "id": "v1.0",
+                "status": "CURRENT",
+                "links": [{"rel": "self", "href": "http://localhost/v1/"}],
+            }
         ]
     }
 
@@ -46,28 +49,41 @@ def test_v1_0_prefix_is_accepted(api):
 
 def test_no_version_needs_the_orchestration_media_type(api):
     assert_heat_error(api.get("/admin/stacks", status=404), 404, "HTTPNotFound")
-    resp = api.get("/admin/stacks",
-                   headers={"Accept": "application/vnd.openstack.orchestration-v1.0"})
+    resp = api.get(
+        "/admin/stacks", headers={"Accept": "application/vnd.openstack.orchestration-v1.0"}
+    )
     assert resp.json == {"stacks": []}
 
 
 # -- request id and faults ---------------------------------------------------
 
 
-@pytest.mark.parametrize("path, status", [
-    ("/", 300), ("/v1/admin/stacks", 200), ("/v1/admin/nowhere", 404),
-])
+@pytest.mark.parametrize(
+    "path, status",
+    [
+        ("/", 300),
+        ("/v1/admin/stacks", 200),
+        ("/v1/admin/nowhere", 404),
+    ],
+)
 def test_every_response_has_a_request_id(api, path, status):
     resp = api.get(path, status=status)
     assert resp.headers["x-openstack-request-id"].startswith("req-")
 
 
-@pytest.mark.parametrize("path", [
-    "/v1/admin/nowhere", "/v1/admin/stacks/", "/v1/admin/stacks/a/b/c/d/e", "/v1/",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/v1/admin/nowhere",
+        "/v1/admin/stacks/",
+        "/v1/admin/stacks/a/b/c/d/e",
+        "/v1/",
+    ],
+)
 def test_unknown_path_is_a_json_404(api, path):
-    assert_heat_error(api.get(path, status=404), 404, "HTTPNotFound",
-                      "The resource could not be found.")
+    assert_heat_error(
+        api.get(path, status=404), 404, "HTTPNotFound", "The resource could not be found."
+    )
 
 
 def test_unsupported_method_is_405_with_allow(api):
@@ -94,26 +110,37 @@ def test_unexpected_engine_error_is_500_without_details(api, engine):
 
 def test_invalid_json_body_is_400(api):
     resp = api.post("/v1/admin/stacks", "{bad", content_type="application/json", status=400)
-    assert_heat_error(resp, 400, "HTTPBadRequest",
-                      "Expecting property name enclosed in double quotes: "
-                      "line 1 column 2 (char 1)")
+    assert_heat_error(
+        resp,
+        400,
+        "HTTPBadRequest",
+        "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
+    )
 
 
 def test_non_json_body_is_ignored(api):
-    resp = api.post("/v1/admin/stacks", '{"stack_name": "x"}', content_type="text/xml",
-                    status=400)
-    assert_heat_error(resp, 400, "HTTPBadRequest",
-                      "The server could not comply with the request since it is either "
-                      "malformed or otherwise incorrect.")
+    resp = api.post("/v1/admin/stacks", '{"stack_name": "x"}', content_type="text/xml", status=400)
+    assert_heat_error(
+        resp,
+        400,
+        "HTTPBadRequest",
+        "The server could not comply with the request since it is either "
+        "malformed or otherwise incorrect.",
+    )
 
 
 def test_json_body_over_max_json_body_size_is_400(api, engine):
-    body = json.dumps({"stack_name": "big", "template": TEMPLATE,
-                       "files": {"f": "x" * CONF.max_json_body_size}})
+    body = json.dumps(
+        {"stack_name": "big", "template": TEMPLATE, "files": {"f": "x" * CONF.max_json_body_size}}
+    )
     resp = api.post("/v1/admin/stacks", body, content_type="application/json", status=400)
-    assert_heat_error(resp, 400, "RequestLimitExceeded",
-                      "Request limit exceeded: JSON body size (%d bytes) exceeds maximum "
-                      "allowed size (%d bytes)." % (len(body), CONF.max_json_body_size))
+    assert_heat_error(
+        resp,
+        400,
+        "RequestLimitExceeded",
+        "Request limit exceeded: JSON body size (%d bytes) exceeds maximum "
+        "allowed size (%d bytes)." % (len(body), CONF.max_json_body_size),
+    )
     assert engine.calls == []
 
 
@@ -121,8 +148,9 @@ def test_json_body_over_max_json_body_size_is_400(api, engine):
 
 
 def _create(api, name="s1", headers=None, tenant="admin"):
-    return api.post_json("/v1/%s/stacks" % tenant, {"stack_name": name, "template": TEMPLATE},
-                         headers=headers or {})
+    return api.post_json(
+        "/v1/%s/stacks" % tenant, {"stack_name": name, "template": TEMPLATE}, headers=headers or {}
+    )
 
 
 def test_noauth_defaults_to_the_admin_caller(api, engine):
@@ -147,10 +175,21 @@ def test_keystone_style_headers_make_a_member(api, engine):
     assert "project" not in stack  # not an admin context
 
 
+def test_context_reaches_the_engine(api, engine):
+    headers = dict(MEMBER, **{"X-Roles": "member, reader", "X-Region-Name": "r1"})
+    resp = _create(api, headers=headers, tenant="p1")
+    ctx = engine.last_context
+    assert (ctx.user_id, ctx.project_id, ctx.roles) == ("u1", "p1", ["member", "reader"])
+    assert ctx.region_name == "r1"
+    assert not ctx.is_admin
+    assert ctx.request_id == resp.headers["x-openstack-request-id"]
+
+
 def test_foreign_tenant_is_403_for_non_admin(api, engine):
     resp = api.get("/v1/other/stacks", headers=MEMBER, status=403)
-    assert_heat_error(resp, 403, "InvalidTenant",
-                      "Searching Tenant other from Tenant p1 forbidden.")
+    assert_heat_error(
+        resp, 403, "InvalidTenant", "Searching Tenant other from Tenant p1 forbidden."
+    )
     assert engine.calls == []
 
 
@@ -169,12 +208,12 @@ def test_policy_denies_a_caller_without_a_role(api, engine):
 def test_reader_may_list_but_not_create(api, engine):
     headers = dict(MEMBER, **{"X-Roles": "reader"})
     api.get("/v1/p1/stacks", headers=headers, status=200)
-    resp = api.post_json("/v1/p1/stacks", {"stack_name": "s1", "template": TEMPLATE},
-                         headers=headers, status=403)
+    resp = api.post_json(
+        "/v1/p1/stacks", {"stack_name": "s1", "template": TEMPLATE}, headers=headers, status=403
+    )
     assert_heat_error(resp, 403, "Forbidden", "You are not authorized to use stacks:create.")
 
 
 def test_global_tenant_listing_is_denied_by_default(api):
     resp = api.get("/v1/admin/stacks?global_tenant=true", status=403)
-    assert_heat_error(resp, 403, "Forbidden",
-                      "You are not authorized to use stacks:global_index.")
+    assert_heat_error(resp, 403, "Forbidden", "You are not authorized to use stacks:global_index.")

@@ -21,12 +21,16 @@ def test_resource_list(api, engine, stack):
     path, href = stack
     resources = api.get(path + "/resources").json["resources"]
     assert resources[0] == {
-        "resource_name": "r", "logical_resource_id": "r", "physical_resource_id": "phys-r",
-        "resource_status": "CREATE_COMPLETE", "resource_status_reason": "state changed",
-        "resource_type": "OS::Heat::None", "creation_time": "2026-11-25T22:01:01Z",
-        "updated_time": "2026-11-25T22:01:01Z", "required_by": [],
-        "links": [{"href": href + "/resources/r", "rel": "self"},
-                  {"href": href, "rel": "stack"}],
+        "resource_name": "r",
+        "logical_resource_id": "r",
+        "physical_resource_id": "phys-r",
+        "resource_status": "CREATE_COMPLETE",
+        "resource_status_reason": "state changed",
+        "resource_type": "OS::Heat::None",
+        "creation_time": "2026-11-25T22:01:01Z",
+        "updated_time": "2026-11-25T22:01:01Z",
+        "required_by": [],
+        "links": [{"href": href + "/resources/r", "rel": "self"}, {"href": href, "rel": "stack"}],
     }
     assert resources[1]["links"][0]["href"] == href + "/resources/my%20res"
 
@@ -34,17 +38,26 @@ def test_resource_list(api, engine, stack):
 def test_resource_list_parameters(api, engine, stack):
     path, _href = stack
     api.get(path + "/resources?nested_depth=2&with_detail=true&type=OS::Heat::None")
-    assert engine.calls[-1] == ("list_stack_resources", {
-        "stack_identity": engine.calls[-1][1]["stack_identity"],
-        "nested_depth": 2, "with_detail": True, "filters": {"type": "OS::Heat::None"}})
+    assert engine.calls[-1] == (
+        "list_stack_resources",
+        {
+            "stack_identity": engine.calls[-1][1]["stack_identity"],
+            "nested_depth": 2,
+            "with_detail": True,
+            "filters": {"type": "OS::Heat::None"},
+        },
+    )
     detailed = api.get(path + "/resources?with_detail=true").json["resources"][0]
     assert detailed["attributes"] == {"value": "v-r"}
 
 
 def test_resource_list_rejects_unknown_filters(api, stack):
     resp = api.get(stack[0] + "/resources?bogus=1", status=400)
-    assert resp.json["error"] == {"type": "HTTPBadRequest", "traceback": None,
-                                  "message": "Invalid filter parameters ['bogus']"}
+    assert resp.json["error"] == {
+        "type": "HTTPBadRequest",
+        "traceback": None,
+        "message": "Invalid filter parameters ['bogus']",
+    }
 
 
 def test_resource_list_by_name_redirects(api, stack):
@@ -60,8 +73,10 @@ def test_resource_show(api, engine, stack):
     assert resource["attributes"] == {"value": "v-my res"}
     assert resource["description"] == ""
     assert resource["links"][0] == {"href": href + "/resources/my%20res", "rel": "self"}
-    assert engine.calls[-1] == ("describe_stack_resource",
-                                {"resource_name": "my res", "with_attr": ["a", "b"]})
+    assert engine.calls[-1] == (
+        "describe_stack_resource",
+        {"resource_name": "my res", "with_attr": ["a", "b"]},
+    )
 
 
 def test_resource_show_unknown_is_404(api, stack):
@@ -75,8 +90,16 @@ def test_stack_event_list(api, engine, stack):
     events = api.get(path + "/events?sort_dir=asc&limit=3").json["events"]
     assert len(events) == 3
     first = events[0]
-    assert set(first) == {"id", "links", "event_time", "resource_name", "logical_resource_id",
-                          "physical_resource_id", "resource_status", "resource_status_reason"}
+    assert set(first) == {
+        "id",
+        "links",
+        "event_time",
+        "resource_name",
+        "logical_resource_id",
+        "physical_resource_id",
+        "resource_status",
+        "resource_status_reason",
+    }
     assert first["resource_name"] == "s1"
     assert first["resource_status"] == "CREATE_IN_PROGRESS"
     assert first["links"] == [
@@ -84,16 +107,21 @@ def test_stack_event_list(api, engine, stack):
         {"href": href + "/resources/s1", "rel": "resource"},
         {"href": href, "rel": "stack"},
     ]
-    assert engine.calls[-1][1] == {"filters": None, "limit": 3, "marker": None,
-                                   "sort_keys": None, "sort_dir": "asc", "nested_depth": None}
+    assert engine.calls[-1][1] == {
+        "filters": None,
+        "limit": 3,
+        "marker": None,
+        "sort_keys": None,
+        "sort_dir": "asc",
+        "nested_depth": None,
+    }
 
 
 def test_resource_event_list(api, engine, stack):
     path, _href = stack
     events = api.get(path + "/resources/r/events?resource_status=COMPLETE").json["events"]
     assert [e["resource_status"] for e in events] == ["CREATE_COMPLETE"]
-    assert engine.calls[-1][1]["filters"] == {"resource_name": "r",
-                                              "resource_status": "COMPLETE"}
+    assert engine.calls[-1][1]["filters"] == {"resource_name": "r", "resource_status": "COMPLETE"}
 
 
 def test_resource_without_events_is_404(api, stack):

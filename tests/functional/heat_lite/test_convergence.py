@@ -103,3 +103,36 @@ def test_resource_limit(tmp_path):
         tmpl = _template({"r%d" % i: {"type": "OS::Heat::None"} for i in range(3)})
         with pytest.raises(exception.RequestLimitExceeded, match="Maximum resources"):
             heat.client.create_stack(heat.ctx, "big", tmpl, {}, {}, {})
+
+
+@pytest.mark.parametrize(
+    "template, error, message",
+    [
+        ({"heat_template_version": "2099-01-01", "resources": {}},
+         exception.InvalidTemplateVersion, '"heat_template_version: 2099-01-01"'),
+        ({"heat_template_version": "2018-08-31", "bogus": {}},
+         exception.InvalidTemplateSection, "The template section is invalid: bogus"),
+        (_template({"r": {"type": "OS::No::Such"}}),
+         exception.StackValidationFailed, "The Resource Type (OS::No::Such) could not be found."),
+        (_template({"v": {"type": "OS::Heat::Value"}}),
+         exception.StackValidationFailed, "Property value not assigned"),
+        (_template({"t": {"type": "OS::Heat::TestResource", "properties": {"bogus": 1}}}),
+         exception.StackValidationFailed, "Unknown Property bogus"),
+        (_template({"a": {"type": "OS::Heat::None", "depends_on": ["b"]},
+                    "b": {"type": "OS::Heat::None", "depends_on": ["a"]}}),
+         exception.CircularDependencyException, "Circular Dependency Found"),
+        (_template({"a": {"type": "OS::Heat::None", "depends_on": ["nope"]}}),
+         exception.InvalidTemplateReference, 'The specified reference "nope" (in a)'),
+        (_template({"r": {"type": "OS::Heat::None"}},
+                   parameters={"n": {"type": "number", "default": 1,
+                                     "constraints": [{"range": {"max": 3}}]},
+                               "s": {"type": "string", "default": "abc"}}),
+         exception.StackValidationFailed, "Parameter 'n' is invalid"),
+    ],
+)
+def test_invalid_templates_are_rejected_and_nothing_is_stored(heat, template, error, message):
+    params = {"parameters": {"n": "7"}} if "parameters" in template else {}
+    with pytest.raises(error) as err:
+        heat.client.create_stack(heat.ctx, "bad", template, params, {}, {})
+    assert message in str(err.value)
+    assert heat.client.list_stacks(heat.ctx) == []

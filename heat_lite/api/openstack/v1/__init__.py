@@ -117,6 +117,8 @@ class API:
     @pecan.expose()
     def _route(self, args, request):
         path = "/" + "/".join(args)
+        # Handlers build their own responses: skip pecan's Accept-based negotiation.
+        request.pecan["content_type"] = "application/json"
         handler, kwargs, allowed = self.router.match(request.method, path)
         if handler is not None:
             request.environ[ROUTE_ENV_KEY] = (handler, kwargs)
@@ -128,14 +130,14 @@ class API:
             return self.options, []
         raise exception.HTTPExceptionDisguise(exc.HTTPMethodNotAllowed(allow=allowed))
 
-    @pecan.expose()
+    @pecan.expose(content_type="application/json")
     def options(self):
         _handler, kwargs = pecan.request.environ[ROUTE_ENV_KEY]
         resp = util.no_content()
         resp.headers["Allow"] = kwargs["allow"]
         return resp
 
-    @pecan.expose()
+    @pecan.expose(content_type="application/json")
     def invoke(self):
         req = pecan.request
         handler, kwargs = req.environ[ROUTE_ENV_KEY]

@@ -1,7 +1,7 @@
 """Events: ``/v1/{tenant}/stacks/{name}/{id}[/resources/{r}]/events...`` (spec §4.4).
 
-    GET .../stacks/s1/<id>/events?sort_dir=asc&marker=<event id>
-      -> EventController.index -> rpc_client.list_events(ctx, identity, sort_dir='asc', ...)
+GET .../stacks/s1/<id>/events?sort_dir=asc&marker=<event id>
+  -> EventController.index -> rpc_client.list_events(ctx, identity, sort_dir='asc', ...)
 """
 
 from webob import exc

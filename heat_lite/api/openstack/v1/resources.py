@@ -1,7 +1,7 @@
 """Resources of a stack: ``/v1/{tenant}/stacks/{name}/{id}/resources...`` (spec §4.3).
 
-    GET .../stacks/s1/<id>/resources?nested_depth=1
-      -> ResourceController.index -> rpc_client.list_stack_resources(ctx, identity, 1, ...)
+GET .../stacks/s1/<id>/resources?nested_depth=1
+  -> ResourceController.index -> rpc_client.list_stack_resources(ctx, identity, 1, ...)
 """
 
 from webob import exc
@@ -36,10 +36,14 @@ class ResourceController:
     @util.registered_identified_stack
     def index(self, req, ctx, identity):
         """GET .../resources: unknown query keys are a 400, as in Heat."""
-        invalid_keys = set(req.params.keys()) - set(self._FILTERS) - {
-            PARAM_NESTED_DEPTH,
-            PARAM_WITH_DETAIL,
-        }
+        invalid_keys = (
+            set(req.params.keys())
+            - set(self._FILTERS)
+            - {
+                PARAM_NESTED_DEPTH,
+                PARAM_WITH_DETAIL,
+            }
+        )
         if invalid_keys:
             raise exc.HTTPBadRequest("Invalid filter parameters %s" % str(list(invalid_keys)))
         nested_depth = self._extract(req, PARAM_NESTED_DEPTH, util.extract_int, 0)

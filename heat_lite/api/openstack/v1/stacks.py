@@ -1,8 +1,8 @@
 """Stacks: ``/v1/{tenant}/stacks...`` (spec/heat-api.md §4.1). Thin handlers over EngineClient.
 
-    POST /v1/p1/stacks {"stack_name": "s1", "template": {...}}
-      -> StackController.create -> rpc_client.create_stack(ctx, 's1', template, env, ...)
-      <- 201, Location: .../v1/p1/stacks/s1/<id>, {"stack": {"id", "links"}}
+POST /v1/p1/stacks {"stack_name": "s1", "template": {...}}
+  -> StackController.create -> rpc_client.create_stack(ctx, 's1', template, env, ...)
+  <- 201, Location: .../v1/p1/stacks/s1/<id>, {"stack": {"id", "links"}}
 """
 
 import contextlib
@@ -74,9 +74,7 @@ class InstantiationData:
             return template_data
         if template_data is None and self.PARAM_TEMPLATE_URL in self.data:
             # TODO(later issue): fetch template_url (heat/common/urlfetch.py).
-            raise exc.HTTPBadRequest(
-                "Could not retrieve template: template_url is not supported"
-            )
+            raise exc.HTTPBadRequest("Could not retrieve template: template_url is not supported")
         if template_data is None:
             if self.patch:
                 return None
@@ -91,9 +89,7 @@ class InstantiationData:
         the engine then merges those files itself.
         """
         env = {}
-        if self.PARAM_ENVIRONMENT in self.data and not self.data.get(
-            self.PARAM_ENVIRONMENT_FILES
-        ):
+        if self.PARAM_ENVIRONMENT in self.data and not self.data.get(self.PARAM_ENVIRONMENT_FILES):
             env_data = self.data[self.PARAM_ENVIRONMENT]
             with self.parse_error_check("Environment"):
                 if isinstance(env_data, dict):
@@ -144,10 +140,22 @@ class StackController:
     # Filters: the historic short names plus the stack keys stored in the stacks table.
     _LIST_FILTERS = dict.fromkeys(
         (
-            "id", "status", "name", "action", "tenant", "username", "owner_id",
-            rpc_api.STACK_NAME, rpc_api.STACK_ACTION, rpc_api.STACK_STATUS,
-            rpc_api.STACK_STATUS_DATA, rpc_api.STACK_DISABLE_ROLLBACK, rpc_api.STACK_TIMEOUT,
-            rpc_api.STACK_OWNER, rpc_api.STACK_PARENT, rpc_api.STACK_USER_PROJECT_ID,
+            "id",
+            "status",
+            "name",
+            "action",
+            "tenant",
+            "username",
+            "owner_id",
+            rpc_api.STACK_NAME,
+            rpc_api.STACK_ACTION,
+            rpc_api.STACK_STATUS,
+            rpc_api.STACK_STATUS_DATA,
+            rpc_api.STACK_DISABLE_ROLLBACK,
+            rpc_api.STACK_TIMEOUT,
+            rpc_api.STACK_OWNER,
+            rpc_api.STACK_PARENT,
+            rpc_api.STACK_USER_PROJECT_ID,
         ),
         util.PARAM_TYPE_MIXED,
     )
@@ -179,8 +187,9 @@ class StackController:
         stacks = self.rpc_client.list_stacks(ctx, filters=filters, **params)
         count = None
         if with_count:
-            count_args = {k: v for k, v in params.items()
-                          if k in self._BOOL_PARAMS or k in self._TAG_PARAMS}
+            count_args = {
+                k: v for k, v in params.items() if k in self._BOOL_PARAMS or k in self._TAG_PARAMS
+            }
             count = self.rpc_client.count_stacks(ctx, filters=filters, **count_args)
         return stacks_view.collection(req, stacks, count=count, include_project=ctx.is_admin)
 

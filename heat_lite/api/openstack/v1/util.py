@@ -247,8 +247,7 @@ def extract_bool(name, value):
     """'true'/'false' in any case -> bool; anything else is a ValueError."""
     if str(value).lower() not in ("true", "false"):
         raise ValueError(
-            'Unrecognized value "%s" for "%s", acceptable values are: true, false.'
-            % (value, name)
+            'Unrecognized value "%s" for "%s", acceptable values are: true, false.' % (value, name)
         )
     return strutils.bool_from_string(value, strict=True)
 
@@ -301,8 +300,11 @@ class _YamlLoader(yaml.SafeLoader):
 
 _YamlLoader.add_constructor("tag:yaml.org,2002:timestamp", _YamlLoader.construct_yaml_str)
 
-TEMPLATE_VERSION_KEYS = ("heat_template_version", "HeatTemplateFormatVersion",
-                         "AWSTemplateFormatVersion")
+TEMPLATE_VERSION_KEYS = (
+    "heat_template_version",
+    "HeatTemplateFormatVersion",
+    "AWSTemplateFormatVersion",
+)
 
 
 def validate_template_limit(text):

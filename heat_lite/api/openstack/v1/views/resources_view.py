@@ -1,10 +1,10 @@
 """Resource dicts from the engine (format_stack_resource) -> API JSON (spec §5.3).
 
-    format_resource(req, {'resource_identity': {..., 'path': '/resources/r'},
-                          'resource_name': 'r', 'resource_action': 'CREATE',
-                          'resource_status': 'COMPLETE', ...})
-    -> {'resource_name': 'r', 'logical_resource_id': 'r',
-        'resource_status': 'CREATE_COMPLETE', 'links': [self, stack], ...}
+format_resource(req, {'resource_identity': {..., 'path': '/resources/r'},
+                      'resource_name': 'r', 'resource_action': 'CREATE',
+                      'resource_status': 'COMPLETE', ...})
+-> {'resource_name': 'r', 'logical_resource_id': 'r',
+    'resource_status': 'CREATE_COMPLETE', 'links': [self, stack], ...}
 """
 
 from heat_lite.api.openstack.v1 import util

@@ -1,9 +1,9 @@
 """Stack dicts from the engine (format_stack) -> the API's JSON (spec/heat-api.md §5.1-5.2).
 
-    format_stack(req, {'stack_identity': ident, 'stack_action': 'CREATE',
-                       'stack_status': 'COMPLETE', ...})
-    -> {'id': ..., 'links': [{'href': '.../stacks/s1/<id>', 'rel': 'self'}],
-        'stack_status': 'CREATE_COMPLETE', ...}
+format_stack(req, {'stack_identity': ident, 'stack_action': 'CREATE',
+                   'stack_status': 'COMPLETE', ...})
+-> {'id': ..., 'links': [{'href': '.../stacks/s1/<id>', 'rel': 'self'}],
+    'stack_status': 'CREATE_COMPLETE', ...}
 """
 
 import urllib.parse
