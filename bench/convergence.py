@@ -60,8 +60,9 @@ def run_one(hc, n, shape, timeout=600):
     tmpl = template(n, shape)
     count = len(tmpl["resources"])
     start = time.monotonic()
-    stack_id = hc.stacks.create(stack_name="bench-%s-%d" % (shape, n), template=tmpl,
-                                timeout_mins=60)["stack"]["id"]
+    stack_id = hc.stacks.create(
+        stack_name="bench-%s-%d" % (shape, n), template=tmpl, timeout_mins=60
+    )["stack"]["id"]
     status = wait(hc, stack_id, {"CREATE_COMPLETE", "CREATE_FAILED"}, timeout)
     create_s = time.monotonic() - start
     if status != "CREATE_COMPLETE":
@@ -76,8 +77,10 @@ def run_one(hc, n, shape, timeout=600):
 
 
 def with_services(workers, body):
-    with services.isolated_backends() as (db_url, transport_url), \
-            tempfile.TemporaryDirectory() as workdir:
+    with (
+        services.isolated_backends() as (db_url, transport_url),
+        tempfile.TemporaryDirectory() as workdir,
+    ):
         heat = services.HeatProcesses(workdir, db_url, transport_url, workers=workers)
         heat.start()
         try:
@@ -104,15 +107,20 @@ def main():
         return
     totals = [0, 0.0, 0.0]
     for workers in (1, 2):
+
         def table(hc, workers=workers):
             for n in (10, 100, 1000):
                 for shape in ("wide", "chain", "layers"):
                     count, create_s, delete_s = run_one(hc, n, shape)
-                    print("n=%-5d shape=%-6s workers=%d  %s" % (
-                        count, shape, workers, line(count, create_s, delete_s)), flush=True)
+                    print(
+                        "n=%-5d shape=%-6s workers=%d  %s"
+                        % (count, shape, workers, line(count, create_s, delete_s)),
+                        flush=True,
+                    )
                     totals[0] += count
                     totals[1] += create_s
                     totals[2] += delete_s
+
         with_services(workers, table)
     print(line(*totals))
 

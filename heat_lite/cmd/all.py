@@ -18,10 +18,8 @@ from heat_lite.engine import service, worker  # noqa: E402
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    embedded = not any(a.startswith("--config-file") or a.startswith("--config-dir")
-                       for a in argv)
-    conf = common.prepare(argv, "heat-lite-all",
-                          transport_url="fake://" if embedded else None)
+    embedded = not any(a.startswith("--config-file") or a.startswith("--config-dir") for a in argv)
+    conf = common.prepare(argv, "heat-lite-all", transport_url="fake://" if embedded else None)
     manage.db_sync()
     engine_id = str(uuid.uuid4())
     engine = service.EngineService(conf.host, engine_id)

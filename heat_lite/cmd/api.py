@@ -18,11 +18,9 @@ LOG = logging.getLogger(__name__)
 def start_server(conf):
     """Serve the API in a green thread; returns the green thread."""
     sock = eventlet.listen((conf.heat_api.bind_host, conf.heat_api.bind_port))
-    LOG.info("heat-lite-api listening on %s:%s", conf.heat_api.bind_host,
-             conf.heat_api.bind_port)
+    LOG.info("heat-lite-api listening on %s:%s", conf.heat_api.bind_host, conf.heat_api.bind_port)
     application = wsgi_app.setup_app(conf)
-    return eventlet.spawn(eventlet.wsgi.server, sock, application, log_output=False,
-                          max_size=1024)
+    return eventlet.spawn(eventlet.wsgi.server, sock, application, log_output=False, max_size=1024)
 
 
 def main(argv=None):

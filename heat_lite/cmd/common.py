@@ -30,8 +30,9 @@ def prepare(argv, prog, default_config_files=None, transport_url=None):
         from psycogreen.eventlet import patch_psycopg
 
         patch_psycopg()
-    db_api.configure(CONF.database.connection, CONF.database.max_pool_size,
-                     CONF.database.max_overflow)
+    db_api.configure(
+        CONF.database.connection, CONF.database.max_pool_size, CONF.database.max_overflow
+    )
     messaging.setup(transport_url)
     return CONF
 

@@ -4,9 +4,9 @@ import argparse
 import pathlib
 import sys
 
-from alembic import command
 from alembic.config import Config
 
+from alembic import command
 from heat_lite.conf import CONF
 
 ALEMBIC_DIR = pathlib.Path(__file__).resolve().parents[2] / "alembic"

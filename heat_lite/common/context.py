@@ -1,7 +1,7 @@
 """The request context: who is calling, carried from the API through RPC to the workers.
 
-    ctx = RequestContext(user_id='u1', project_id='p1', roles=['member'])
-    RequestContext.from_dict(ctx.to_dict()).project_id == 'p1'
+ctx = RequestContext(user_id='u1', project_id='p1', roles=['member'])
+RequestContext.from_dict(ctx.to_dict()).project_id == 'p1'
 """
 
 from oslo_context import context
@@ -53,5 +53,6 @@ class RequestContext(context.RequestContext):
 
 
 def get_admin_context():
-    return RequestContext(user_id="admin", project_id="admin", roles=["admin"], is_admin=True,
-                          overwrite=False)
+    return RequestContext(
+        user_id="admin", project_id="admin", roles=["admin"], is_admin=True, overwrite=False
+    )

@@ -16,12 +16,13 @@ class HeatException(Exception):
     error_code = None
 
     def __init__(self, **kwargs):
+        # kwargs (not args) are what oslo.messaging sends to rebuild the exception
         self.kwargs = kwargs
         try:
             self.message = self.msg_fmt % kwargs
         except (KeyError, TypeError, ValueError):
             self.message = self.msg_fmt
-        super().__init__(self.message)
+        super().__init__()
 
     def __str__(self):
         return self.message
@@ -54,6 +55,8 @@ class HeatExceptionWithPath(HeatException):
             path=("%s: " % result_path) if result_path else "",
             message=self.error_message,
         )
+        # rebuilt from these on the other side of RPC, the message comes out the same
+        self.kwargs = {"error": error, "path": path, "message": message}
 
 
 class StackValidationFailed(HeatExceptionWithPath):
@@ -127,12 +130,14 @@ class ResourceTypeNotFound(StackValidationFailed):
     def __init__(self, type_name=None, **kwargs):
         self.type_name = type_name
         super().__init__(message="The Resource Type (%s) could not be found." % type_name)
+        self.kwargs = {"type_name": type_name}
 
 
 class NotFound(HeatException):
     def __init__(self, msg_fmt="Not found"):
         self.msg_fmt = msg_fmt
         super().__init__()
+        self.kwargs = {"msg_fmt": msg_fmt}
 
 
 class Forbidden(HeatException):
@@ -180,7 +185,7 @@ class ResourceFailure(HeatExceptionWithPath):
 
 
 class ResourceInError(HeatException):
-    msg_fmt = "Went to status %(resource_status)s due to \"%(status_reason)s\""
+    msg_fmt = 'Went to status %(resource_status)s due to "%(status_reason)s"'
 
 
 class UpdateReplace(Exception):

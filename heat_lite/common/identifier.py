@@ -1,9 +1,9 @@
 """Stack, resource and event identities, as Heat passes them over RPC.
 
-    ident = HeatIdentifier('p1', 's1', '7cd9...')
-    dict(ident) == {'tenant': 'p1', 'stack_name': 's1', 'stack_id': '7cd9...', 'path': ''}
-    ident.url_path() == 'stacks/s1/7cd9...'
-    ResourceIdentifier(resource_name='r', **ident).url_path() == 'stacks/s1/7cd9.../resources/r'
+ident = HeatIdentifier('p1', 's1', '7cd9...')
+dict(ident) == {'tenant': 'p1', 'stack_name': 's1', 'stack_id': '7cd9...', 'path': ''}
+ident.url_path() == 'stacks/s1/7cd9...'
+ResourceIdentifier(resource_name='r', **ident).url_path() == 'stacks/s1/7cd9.../resources/r'
 """
 
 import collections.abc
@@ -29,24 +29,29 @@ class HeatIdentifier(collections.abc.Mapping):
         prefix = "arn:openstack:heat::"
         if not arn.startswith(prefix):
             raise ValueError('"%s" is not a valid ARN' % arn)
-        tenant, _, rest = arn[len(prefix):].partition(":")
+        tenant, _, rest = arn[len(prefix) :].partition(":")
         parts = rest.split("/", 3)
         if len(parts) < 3 or parts[0] != "stacks":
             raise ValueError('"%s" is not a valid ARN' % arn)
         path = "/" + parts[3] if len(parts) > 3 else ""
-        return cls(urllib.parse.unquote(tenant), urllib.parse.unquote(parts[1]),
-                   urllib.parse.unquote(parts[2]), path)
+        return cls(
+            urllib.parse.unquote(tenant),
+            urllib.parse.unquote(parts[1]),
+            urllib.parse.unquote(parts[2]),
+            path,
+        )
 
     def stack_path(self):
-        return "%s/%s" % (urllib.parse.quote(self.stack_name, ""),
-                          urllib.parse.quote(self.stack_id, ""))
+        return "%s/%s" % (
+            urllib.parse.quote(self.stack_name, ""),
+            urllib.parse.quote(self.stack_id, ""),
+        )
 
     def url_path(self):
         return "stacks/%s%s" % (self.stack_path(), urllib.parse.quote(self.path))
 
     def arn(self):
-        return "arn:openstack:heat::%s:%s" % (urllib.parse.quote(self.tenant, ""),
-                                               self.url_path())
+        return "arn:openstack:heat::%s:%s" % (urllib.parse.quote(self.tenant, ""), self.url_path())
 
     def stack(self):
         return HeatIdentifier(self.tenant, self.stack_name, self.stack_id)

@@ -1,8 +1,8 @@
 """oslo.messaging in one place: the transport, clients, servers and the context serializer.
 
-    messaging.setup('rabbit://guest:guest@127.0.0.1:5672/')   # or 'fake://' in one process
-    client = messaging.get_rpc_client(topic='engine', version='1.36')
-    server = messaging.get_rpc_server(target, endpoints)
+messaging.setup('rabbit://guest:guest@127.0.0.1:5672/')   # or 'fake://' in one process
+client = messaging.get_rpc_client(topic='engine', version='1.36')
+server = messaging.get_rpc_server(target, endpoints)
 """
 
 import oslo_messaging
@@ -67,6 +67,4 @@ def get_rpc_server(target, endpoints, executor="threading"):
 
 def get_rpc_client(**kwargs):
     target = oslo_messaging.Target(**kwargs)
-    return oslo_messaging.get_rpc_client(
-        TRANSPORT, target, serializer=RequestContextSerializer()
-    )
+    return oslo_messaging.get_rpc_client(TRANSPORT, target, serializer=RequestContextSerializer())

@@ -1,6 +1,6 @@
 """Short, lowercase base32 ids derived from UUIDs, as Heat uses in physical names.
 
-    get_id('5f45c2a0-...') -> 'aqtnzpukezbh'  (12 characters)
+get_id('5f45c2a0-...') -> 'aqtnzpukezbh'  (12 characters)
 """
 
 import base64

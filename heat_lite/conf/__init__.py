@@ -24,9 +24,7 @@ default_opts = [
         default=1000,
         help="Maximum resources allowed per top-level stack; -1 is unlimited.",
     ),
-    cfg.IntOpt(
-        "max_template_size", default=524288, help="Maximum raw byte size of any template."
-    ),
+    cfg.IntOpt("max_template_size", default=524288, help="Maximum raw byte size of any template."),
     cfg.IntOpt(
         "max_json_body_size", default=1048576, help="Maximum raw byte size of a JSON request body."
     ),
@@ -53,9 +51,7 @@ default_opts = [
         default=2,
         help="RPC timeout of the engine liveness check used for stealing resource locks.",
     ),
-    cfg.IntOpt(
-        "periodic_interval", default=60, help="Seconds between engine service heartbeats."
-    ),
+    cfg.IntOpt("periodic_interval", default=60, help="Seconds between engine service heartbeats."),
     cfg.BoolOpt("enable_stack_abandon", default=False, help="Enable stack abandon."),
     cfg.BoolOpt("enable_stack_adopt", default=False, help="Enable stack adopt."),
     cfg.StrOpt(
@@ -73,8 +69,10 @@ database_opts = [
         secret=True,
         help="SQLAlchemy URL of heat's database (PostgreSQL, or SQLite for the embedded default).",
     ),
-    cfg.IntOpt("max_pool_size", default=10, help="Connections kept in the pool."),
-    cfg.IntOpt("max_overflow", default=64, help="Connections allowed above max_pool_size."),
+    # Green threads wait for a free connection; a few per process keep PostgreSQL (whose
+    # default max_connections is 100) busy without exhausting it when workers scale out.
+    cfg.IntOpt("max_pool_size", default=5, help="Connections kept in the pool."),
+    cfg.IntOpt("max_overflow", default=10, help="Connections allowed above max_pool_size."),
 ]
 
 heat_api_opts = [

@@ -40,7 +40,7 @@ T_SERVICE = models.Service.__table__
 utcnow = models.utcnow
 
 
-def configure(url, max_pool_size=10, max_overflow=64):
+def configure(url, max_pool_size=5, max_overflow=10):
     """Create the process-wide engine for ``url`` (replacing any previous one)."""
     global _ENGINE, _SQLITE_LOCK
     dispose()
@@ -51,7 +51,7 @@ def configure(url, max_pool_size=10, max_overflow=64):
         _SQLITE_LOCK = threading.RLock()
     else:
         _ENGINE = sa.create_engine(
-            url, pool_size=max_pool_size, max_overflow=max_overflow, pool_pre_ping=True
+            url, pool_size=max_pool_size, max_overflow=max_overflow, pool_recycle=3600
         )
         _SQLITE_LOCK = None
     return _ENGINE
@@ -110,6 +110,7 @@ def _write(stmt):
 
 # raw_template ---------------------------------------------------------------------------
 
+
 def raw_template_create(template, environment, files=None):
     with transaction() as conn:
         files_id = None
@@ -119,7 +120,9 @@ def raw_template_create(template, environment, files=None):
             ).inserted_primary_key[0]
         return conn.execute(
             T_RAW.insert().values(
-                template=template, environment=environment, files_id=files_id,
+                template=template,
+                environment=environment,
+                files_id=files_id,
                 created_at=utcnow(),
             )
         ).inserted_primary_key[0]
@@ -146,13 +149,19 @@ def raw_template_delete(template_id):
 
 # user_creds -----------------------------------------------------------------------------
 
+
 def user_creds_create(context):
     return _insert_id(
         T_CREDS,
-        dict(username=context.username, tenant=context.project_name,
-             tenant_id=context.project_id, region_name=context.region_name,
-             auth_url=context.auth_url, trustor_user_id=context.user_id,
-             created_at=utcnow()),
+        dict(
+            username=context.username,
+            tenant=context.project_name,
+            tenant_id=context.project_id,
+            region_name=context.region_name,
+            auth_url=context.auth_url,
+            trustor_user_id=context.user_id,
+            created_at=utcnow(),
+        ),
     )
 
 
@@ -166,6 +175,7 @@ def _insert_id(table, values):
 
 
 # stack ----------------------------------------------------------------------------------
+
 
 def stack_create(values, tags=None):
     values.setdefault("created_at", utcnow())
@@ -218,16 +228,23 @@ _STACK_SORT_KEYS = {
 }
 
 _STACK_FILTER_COLUMNS = {
-    "id": T_STACK.c.id, "name": T_STACK.c.name, "status": T_STACK.c.status,
-    "action": T_STACK.c.action, "tenant": T_STACK.c.tenant, "username": T_STACK.c.username,
-    "owner_id": T_STACK.c.owner_id, "status_reason": T_STACK.c.status_reason,
-    "disable_rollback": T_STACK.c.disable_rollback, "timeout": T_STACK.c.timeout,
+    "id": T_STACK.c.id,
+    "name": T_STACK.c.name,
+    "status": T_STACK.c.status,
+    "action": T_STACK.c.action,
+    "tenant": T_STACK.c.tenant,
+    "username": T_STACK.c.username,
+    "owner_id": T_STACK.c.owner_id,
+    "status_reason": T_STACK.c.status_reason,
+    "disable_rollback": T_STACK.c.disable_rollback,
+    "timeout": T_STACK.c.timeout,
     "stack_user_project_id": T_STACK.c.stack_user_project_id,
 }
 
 
-def _stack_query(tenant, filters, show_deleted, show_nested, tags, tags_any, not_tags,
-                 not_tags_any, columns=None):
+def _stack_query(
+    tenant, filters, show_deleted, show_nested, tags, tags_any, not_tags, not_tags_any, columns=None
+):
     stmt = sa.select(*(columns if columns is not None else [T_STACK]))
     if tenant is not None:
         stmt = stmt.where(T_STACK.c.tenant == tenant)
@@ -256,11 +273,23 @@ def _stack_query(tenant, filters, show_deleted, show_nested, tags, tags_any, not
     return stmt
 
 
-def stack_get_all(tenant=None, limit=None, sort_keys=None, marker=None, sort_dir=None,
-                  filters=None, show_deleted=False, show_nested=False, tags=None,
-                  tags_any=None, not_tags=None, not_tags_any=None):
-    stmt = _stack_query(tenant, filters, show_deleted, show_nested, tags, tags_any, not_tags,
-                        not_tags_any)
+def stack_get_all(
+    tenant=None,
+    limit=None,
+    sort_keys=None,
+    marker=None,
+    sort_dir=None,
+    filters=None,
+    show_deleted=False,
+    show_nested=False,
+    tags=None,
+    tags_any=None,
+    not_tags=None,
+    not_tags_any=None,
+):
+    stmt = _stack_query(
+        tenant, filters, show_deleted, show_nested, tags, tags_any, not_tags, not_tags_any
+    )
     keys = [_STACK_SORT_KEYS[k] for k in (sort_keys or []) if k in _STACK_SORT_KEYS]
     if not keys:
         keys = [T_STACK.c.created_at]
@@ -273,16 +302,33 @@ def stack_get_all(tenant=None, limit=None, sort_keys=None, marker=None, sort_dir
     if marker:
         ids = [r.id for r in rows]
         if marker in ids:
-            rows = rows[ids.index(marker) + 1:]
+            rows = rows[ids.index(marker) + 1 :]
     if limit is not None:
         rows = rows[: int(limit)]
     return rows
 
 
-def stack_count_all(tenant=None, filters=None, show_deleted=False, show_nested=False,
-                    tags=None, tags_any=None, not_tags=None, not_tags_any=None):
-    stmt = _stack_query(tenant, filters, show_deleted, show_nested, tags, tags_any, not_tags,
-                        not_tags_any, columns=[sa.func.count(T_STACK.c.id)])
+def stack_count_all(
+    tenant=None,
+    filters=None,
+    show_deleted=False,
+    show_nested=False,
+    tags=None,
+    tags_any=None,
+    not_tags=None,
+    not_tags_any=None,
+):
+    stmt = _stack_query(
+        tenant,
+        filters,
+        show_deleted,
+        show_nested,
+        tags,
+        tags_any,
+        not_tags,
+        not_tags_any,
+        columns=[sa.func.count(T_STACK.c.id)],
+    )
     return _one(stmt)[0]
 
 
@@ -299,6 +345,7 @@ def stack_soft_delete(stack_id):
 
 
 # resource -------------------------------------------------------------------------------
+
 
 def resource_create_many(rows):
     """Insert resource rows in one round trip; returns their new ids in the same order."""
@@ -333,7 +380,8 @@ def resource_get_all_by_stack(stack_id):
 def resource_get_by_name(stack_id, name):
     """The newest non-replaced row of that name, preferring non-DELETE rows."""
     rows = _all(
-        sa.select(T_RSRC).where(T_RSRC.c.stack_id == stack_id, T_RSRC.c.name == name)
+        sa.select(T_RSRC)
+        .where(T_RSRC.c.stack_id == stack_id, T_RSRC.c.name == name)
         .order_by(T_RSRC.c.id.desc())
     )
     for row in rows:
@@ -373,13 +421,15 @@ def resource_purge_deleted(stack_id):
     """Delete the stack's DELETE_COMPLETE resource rows (and their data)."""
     with transaction() as conn:
         ids = sa.select(T_RSRC.c.id).where(
-            T_RSRC.c.stack_id == stack_id, T_RSRC.c.action == "DELETE",
+            T_RSRC.c.stack_id == stack_id,
+            T_RSRC.c.action == "DELETE",
             T_RSRC.c.status == "COMPLETE",
         )
         conn.execute(T_RDATA.delete().where(T_RDATA.c.resource_id.in_(ids)))
         conn.execute(
             T_RSRC.delete().where(
-                T_RSRC.c.stack_id == stack_id, T_RSRC.c.action == "DELETE",
+                T_RSRC.c.stack_id == stack_id,
+                T_RSRC.c.action == "DELETE",
                 T_RSRC.c.status == "COMPLETE",
             )
         )
@@ -399,8 +449,13 @@ def resource_data_set(resource_id, key, value, redact=False):
         ).rowcount
         if not updated:
             conn.execute(
-                T_RDATA.insert().values(resource_id=resource_id, key=key, value=value,
-                                        redact=redact, created_at=utcnow())
+                T_RDATA.insert().values(
+                    resource_id=resource_id,
+                    key=key,
+                    value=value,
+                    redact=redact,
+                    created_at=utcnow(),
+                )
             )
 
 
@@ -412,8 +467,7 @@ def resource_attr_data_set(resource_id, data):
             prop_id = conn.execute(
                 T_PROPS.insert().values(data=data, created_at=utcnow())
             ).inserted_primary_key[0]
-        conn.execute(T_RSRC.update().where(T_RSRC.c.id == resource_id)
-                     .values(attr_data_id=prop_id))
+        conn.execute(T_RSRC.update().where(T_RSRC.c.id == resource_id).values(attr_data_id=prop_id))
 
 
 def resource_attr_data_get(prop_id):
@@ -422,6 +476,7 @@ def resource_attr_data_get(prop_id):
 
 
 # event ----------------------------------------------------------------------------------
+
 
 def _event_values(event):
     values = dict(event)
@@ -444,8 +499,10 @@ def event_count_all_by_stack(stack_id):
 def event_purge_oldest(stack_id, count):
     with transaction() as conn:
         ids = (
-            sa.select(T_EVENT.c.id).where(T_EVENT.c.stack_id == stack_id)
-            .order_by(T_EVENT.c.id).limit(count)
+            sa.select(T_EVENT.c.id)
+            .where(T_EVENT.c.stack_id == stack_id)
+            .order_by(T_EVENT.c.id)
+            .limit(count)
         )
         conn.execute(T_EVENT.delete().where(T_EVENT.c.id.in_(ids.scalar_subquery())))
 
@@ -464,8 +521,9 @@ _EVENT_FILTER_COLUMNS = {
 }
 
 
-def event_get_all_by_stacks(stack_ids, filters=None, limit=None, marker=None, sort_keys=None,
-                            sort_dir=None):
+def event_get_all_by_stacks(
+    stack_ids, filters=None, limit=None, marker=None, sort_keys=None, sort_dir=None
+):
     stmt = sa.select(T_EVENT).where(T_EVENT.c.stack_id.in_(list(stack_ids)))
     for key, value in (filters or {}).items():
         column = _EVENT_FILTER_COLUMNS.get(key)
@@ -481,13 +539,14 @@ def event_get_all_by_stacks(stack_ids, filters=None, limit=None, marker=None, so
     if marker:
         ids = [r.uuid for r in rows]
         if marker in ids:
-            rows = rows[ids.index(marker) + 1:]
+            rows = rows[ids.index(marker) + 1 :]
     if limit is not None:
         rows = rows[: int(limit)]
     return rows
 
 
 # sync_point -----------------------------------------------------------------------------
+
 
 def sync_point_create_many(rows):
     now = utcnow()
@@ -501,10 +560,13 @@ def sync_point_create_many(rows):
 
 
 def sync_point_get(entity_id, traversal_id, is_update):
-    return _one(sa.select(T_SYNC).where(
-        T_SYNC.c.entity_id == str(entity_id), T_SYNC.c.traversal_id == traversal_id,
-        T_SYNC.c.is_update == is_update,
-    ))
+    return _one(
+        sa.select(T_SYNC).where(
+            T_SYNC.c.entity_id == str(entity_id),
+            T_SYNC.c.traversal_id == traversal_id,
+            T_SYNC.c.is_update == is_update,
+        )
+    )
 
 
 def sync_point_merge(entity_id, traversal_id, is_update, merge):
@@ -523,24 +585,29 @@ def sync_point_merge(entity_id, traversal_id, is_update, merge):
     with transaction() as conn:
         row = conn.execute(
             sa.select(T_SYNC.c.input_data, T_SYNC.c.extra_data, T_SYNC.c.atomic_key)
-            .where(*key).with_for_update()
+            .where(*key)
+            .with_for_update()
         ).first()
         if row is None:
             raise exception.EntityNotFound(entity="Sync Point", name=entity_id)
         input_data, extra_data = merge(row.input_data or {}, row.extra_data)
         conn.execute(
-            T_SYNC.update().where(*key).values(
-                input_data=input_data, extra_data=extra_data,
-                atomic_key=row.atomic_key + 1, updated_at=utcnow(),
+            T_SYNC.update()
+            .where(*key)
+            .values(
+                input_data=input_data,
+                extra_data=extra_data,
+                atomic_key=row.atomic_key + 1,
+                updated_at=utcnow(),
             )
         )
         return input_data, extra_data
 
 
 def sync_point_delete_all_by_stack_and_traversal(stack_id, traversal_id):
-    return _write(T_SYNC.delete().where(
-        T_SYNC.c.stack_id == stack_id, T_SYNC.c.traversal_id == traversal_id
-    ))
+    return _write(
+        T_SYNC.delete().where(T_SYNC.c.stack_id == stack_id, T_SYNC.c.traversal_id == traversal_id)
+    )
 
 
 def sync_point_count(stack_id=None):
@@ -551,6 +618,7 @@ def sync_point_count(stack_id=None):
 
 
 # service --------------------------------------------------------------------------------
+
 
 def service_create(values):
     values.setdefault("id", str(uuid.uuid4()))

@@ -84,8 +84,17 @@ class CheckResource:
         self.engine_id = engine_id
         self._rpc_client = rpc_client
 
-    def check(self, cnxt, resource_id, current_traversal, is_update, rsrc, stack,
-              skip_propagate=False, accumulated_failures=None):
+    def check(
+        self,
+        cnxt,
+        resource_id,
+        current_traversal,
+        is_update,
+        rsrc,
+        stack,
+        skip_propagate=False,
+        accumulated_failures=None,
+    ):
         if stack.has_timed_out():
             stack.mark_failed("Timed out")
             return
@@ -97,8 +106,11 @@ class CheckResource:
                 stack.mark_failed(reason)
                 return
             except exception.UpdateInProgress:
-                LOG.info("Resource %s is locked by another traversal; dropping %s",
-                         rsrc.name, current_traversal)
+                LOG.info(
+                    "Resource %s is locked by another traversal; dropping %s",
+                    rsrc.name,
+                    current_traversal,
+                )
                 return
         self._propagate(cnxt, resource_id, current_traversal, is_update, rsrc, stack)
 
@@ -131,24 +143,34 @@ class CheckResource:
                     data = rsrc.replaced_by if rsrc.replaced_by is not None else resource_id
                 else:
                     data = None
-                self._sync_and_check(cnxt, req, current_traversal, deps.requires(req),
-                                     key, data)
+                self._sync_and_check(cnxt, req, current_traversal, deps.requires(req), key, data)
             if is_update and rsrc.name in facts.output_resources:
                 if node_data is None:
                     node_data = rsrc.node_data(facts.dep_attrs.get(rsrc.name, ()))
                 rsrc.store_node_data(node_data)
             if key in graph.roots:
-                sync_point.sync(stack.id, current_traversal, True, graph.roots, {key: None},
-                                lambda *args: stack.mark_complete())
+                sync_point.sync(
+                    stack.id,
+                    current_traversal,
+                    True,
+                    graph.roots,
+                    {key: None},
+                    lambda *args: stack.mark_complete(),
+                )
         except exception.EntityNotFound:
             LOG.info("Traversal %s of stack %s was superseded", current_traversal, stack.id)
 
     def _sync_and_check(self, cnxt, node, traversal, predecessors, sender_key, data):
         def trigger(entity_id, input_data, failures, skip):
             self._rpc_client.check_resource(
-                cnxt, node[0], traversal,
-                {"input_data": sync_point.serialize_input_data(input_data)}, node[1], None,
-                skip_propagate=skip, accumulated_failures=failures or None,
+                cnxt,
+                node[0],
+                traversal,
+                {"input_data": sync_point.serialize_input_data(input_data)},
+                node[1],
+                None,
+                skip_propagate=skip,
+                accumulated_failures=failures or None,
             )
 
         sync_point.sync(node[0], traversal, node[1], predecessors, {sender_key: data}, trigger)

@@ -7,21 +7,33 @@ environment files out of ``files``, merged in order (later wins key by key).
     env = environment.merge({'parameters': {'p': 'x'}}, files, ['file:///e.yaml'])
 """
 
-from heat_lite.common import exception
-from heat_lite.common import template_format
+from heat_lite.common import exception, template_format
 
 SECTIONS = (
-    PARAMETERS, PARAMETER_DEFAULTS, RESOURCE_REGISTRY, ENCRYPTED_PARAM_NAMES, EVENT_SINKS,
+    PARAMETERS,
+    PARAMETER_DEFAULTS,
+    RESOURCE_REGISTRY,
+    ENCRYPTED_PARAM_NAMES,
+    EVENT_SINKS,
     PARAMETER_MERGE_STRATEGIES,
 ) = (
-    "parameters", "parameter_defaults", "resource_registry", "encrypted_param_names",
-    "event_sinks", "parameter_merge_strategies",
+    "parameters",
+    "parameter_defaults",
+    "resource_registry",
+    "encrypted_param_names",
+    "event_sinks",
+    "parameter_merge_strategies",
 )
 
 
 def empty():
-    return {PARAMETERS: {}, PARAMETER_DEFAULTS: {}, RESOURCE_REGISTRY: {"resources": {}},
-            ENCRYPTED_PARAM_NAMES: [], EVENT_SINKS: []}
+    return {
+        PARAMETERS: {},
+        PARAMETER_DEFAULTS: {},
+        RESOURCE_REGISTRY: {"resources": {}},
+        ENCRYPTED_PARAM_NAMES: [],
+        EVENT_SINKS: [],
+    }
 
 
 def validate(env):

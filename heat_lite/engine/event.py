@@ -1,7 +1,7 @@
 """Event rows for stack and resource state changes, and their pruning.
 
-    db_api.event_create(event.stack_event(stack))
-    event.maybe_purge(stack.id)   # 2 in event_purge_batch_size chance of pruning
+db_api.event_create(event.stack_event(stack))
+event.maybe_purge(stack.id)   # 2 in event_purge_batch_size chance of pruning
 """
 
 import random

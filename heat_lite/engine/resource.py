@@ -137,8 +137,9 @@ class Resource:
             return
         if self.action == DELETE and self.status == COMPLETE:
             return
-        self._run_action(DELETE, engine_id, timeout,
-                         lambda: (self.handle_delete, self.check_delete_complete))
+        self._run_action(
+            DELETE, engine_id, timeout, lambda: (self.handle_delete, self.check_delete_complete)
+        )
 
     def update_convergence(self, template_id, requires, engine_id, timeout):
         """Adopt the new template for a resource whose definition did not change.
@@ -188,12 +189,16 @@ class Resource:
         self.action, self.status, self.status_reason = action, status, reason
         now = db_api.utcnow()
         values = {
-            "action": action, "status": status, "status_reason": reason,
-            "nova_instance": self.resource_id, "updated_at": now,
+            "action": action,
+            "status": status,
+            "status_reason": reason,
+            "nova_instance": self.resource_id,
+            "updated_at": now,
         }
         if lock is not None:
-            values.update(engine_id=lock, requires=self.requires,
-                          current_template_id=self.current_template_id)
+            values.update(
+                engine_id=lock, requires=self.requires, current_template_id=self.current_template_id
+            )
         if unlock is not None:
             values["engine_id"] = None
         expected = unlock
@@ -218,6 +223,11 @@ class Resource:
             except Exception:  # an attribute that cannot be resolved is sent as None
                 attrs[name] = None
         return {
-            "id": self.id, "name": self.name, "reference_id": self.get_reference_id(),
-            "attrs": attrs, "status": self.status, "action": self.action, "uuid": self.uuid,
+            "id": self.id,
+            "name": self.name,
+            "reference_id": self.get_reference_id(),
+            "attrs": attrs,
+            "status": self.status,
+            "action": self.action,
+            "uuid": self.uuid,
         }

@@ -46,17 +46,22 @@ class EngineService:
     # -- lifecycle -------------------------------------------------------------------------
 
     def start(self):
-        target = oslo_messaging.Target(topic=rpc_api.ENGINE_TOPIC, server=self.host,
-                                       version=self.RPC_API_VERSION)
+        target = oslo_messaging.Target(
+            topic=rpc_api.ENGINE_TOPIC, server=self.host, version=self.RPC_API_VERSION
+        )
         self._rpc_server = messaging.get_rpc_server(target, [self])
         self._rpc_server.start()
-        LOG.info("heat-lite-engine %s listening on topic %s", self.engine_id,
-                 rpc_api.ENGINE_TOPIC)
-        self._service_id = db_api.service_create({
-            "engine_id": self.engine_id, "host": self.host, "hostname": socket.gethostname(),
-            "binary": "heat-engine", "topic": rpc_api.ENGINE_TOPIC,
-            "report_interval": CONF.periodic_interval,
-        })
+        LOG.info("heat-lite-engine %s listening on topic %s", self.engine_id, rpc_api.ENGINE_TOPIC)
+        self._service_id = db_api.service_create(
+            {
+                "engine_id": self.engine_id,
+                "host": self.host,
+                "hostname": socket.gethostname(),
+                "binary": "heat-engine",
+                "topic": rpc_api.ENGINE_TOPIC,
+                "report_interval": CONF.periodic_interval,
+            }
+        )
         threading.Thread(target=self._heartbeat, daemon=True).start()
 
     def _heartbeat(self):
@@ -103,31 +108,67 @@ class EngineService:
             row = db_api.stack_get_by_name(cnxt.project_id, stack_name)
         if row is None:
             raise exception.EntityNotFound(entity="Stack", name=stack_name)
-        return dict(parser.Stack(cnxt, row.name, None, stack_id=row.id,
-                                 tenant=row.tenant).identifier())
+        return dict(
+            parser.Stack(cnxt, row.name, None, stack_id=row.id, tenant=row.tenant).identifier()
+        )
 
     # -- stacks ----------------------------------------------------------------------------
 
     @expected
-    def list_stacks(self, cnxt, limit=None, marker=None, sort_keys=None, sort_dir=None,
-                    filters=None, show_deleted=False, show_nested=False, show_hidden=False,
-                    tags=None, tags_any=None, not_tags=None, not_tags_any=None):
+    def list_stacks(
+        self,
+        cnxt,
+        limit=None,
+        marker=None,
+        sort_keys=None,
+        sort_dir=None,
+        filters=None,
+        show_deleted=False,
+        show_nested=False,
+        show_hidden=False,
+        tags=None,
+        tags_any=None,
+        not_tags=None,
+        not_tags_any=None,
+    ):
         rows = db_api.stack_get_all(
-            cnxt.project_id, limit=limit, sort_keys=sort_keys, marker=marker,
-            sort_dir=sort_dir, filters=filters, show_deleted=show_deleted,
-            show_nested=show_nested, tags=tags, tags_any=tags_any, not_tags=not_tags,
+            cnxt.project_id,
+            limit=limit,
+            sort_keys=sort_keys,
+            marker=marker,
+            sort_dir=sort_dir,
+            filters=filters,
+            show_deleted=show_deleted,
+            show_nested=show_nested,
+            tags=tags,
+            tags_any=tags_any,
+            not_tags=not_tags,
             not_tags_any=not_tags_any,
         )
         all_tags = db_api.stack_tags_get([r.id for r in rows])
         return [api.format_stack_db_object(r, all_tags.get(r.id)) for r in rows]
 
     @expected
-    def count_stacks(self, cnxt, filters=None, show_deleted=False, show_nested=False,
-                     show_hidden=False, tags=None, tags_any=None, not_tags=None,
-                     not_tags_any=None):
+    def count_stacks(
+        self,
+        cnxt,
+        filters=None,
+        show_deleted=False,
+        show_nested=False,
+        show_hidden=False,
+        tags=None,
+        tags_any=None,
+        not_tags=None,
+        not_tags_any=None,
+    ):
         return db_api.stack_count_all(
-            cnxt.project_id, filters=filters, show_deleted=show_deleted,
-            show_nested=show_nested, tags=tags, tags_any=tags_any, not_tags=not_tags,
+            cnxt.project_id,
+            filters=filters,
+            show_deleted=show_deleted,
+            show_nested=show_nested,
+            tags=tags,
+            tags_any=tags_any,
+            not_tags=not_tags,
             not_tags_any=not_tags_any,
         )
 
@@ -135,8 +176,9 @@ class EngineService:
     def show_stack(self, cnxt, stack_identity, resolve_outputs=True):
         stack = self._load_stack(cnxt, stack_identity, show_deleted=True)
         outputs = None
-        if resolve_outputs and not (stack.action == rpc_api.DELETE
-                                    and stack.status == rpc_api.COMPLETE):
+        if resolve_outputs and not (
+            stack.action == rpc_api.DELETE and stack.status == rpc_api.COMPLETE
+        ):
             outputs = self._format_outputs(stack)
         return [api.format_stack(stack, outputs)]
 
@@ -159,8 +201,10 @@ class EngineService:
     @expected
     def list_outputs(self, cnxt, stack_identity):
         stack = self._load_stack(cnxt, stack_identity)
-        return [{"output_key": o.name, "description": o.description()}
-                for o in stack.t.outputs(stack).values()]
+        return [
+            {"output_key": o.name, "description": o.description()}
+            for o in stack.t.outputs(stack).values()
+        ]
 
     @expected
     def show_output(self, cnxt, stack_identity, output_key):
@@ -172,10 +216,23 @@ class EngineService:
         return api.format_stack_output(outputs[output_key])
 
     @expected
-    def create_stack(self, cnxt, stack_name, template, params, files, args,
-                     environment_files=None, files_container=None, owner_id=None,
-                     nested_depth=0, user_creds_id=None, stack_user_project_id=None,
-                     parent_resource_name=None, template_id=None):
+    def create_stack(
+        self,
+        cnxt,
+        stack_name,
+        template,
+        params,
+        files,
+        args,
+        environment_files=None,
+        files_container=None,
+        owner_id=None,
+        nested_depth=0,
+        user_creds_id=None,
+        stack_user_project_id=None,
+        parent_resource_name=None,
+        template_id=None,
+    ):
         """Validate and store a new stack, then start its CREATE traversal.
 
         :returns: the stack identity
@@ -184,9 +241,12 @@ class EngineService:
         """
         args = args or {}
         if owner_id is None and not STACK_NAME_RE.match(stack_name or ""):
-            raise exception.StackValidationFailed(message=(
-                'Invalid stack name %s must contain only alphanumeric or "_-." characters, '
-                "must start with alpha and must be 255 characters or less." % stack_name))
+            raise exception.StackValidationFailed(
+                message=(
+                    'Invalid stack name %s must contain only alphanumeric or "_-." characters, '
+                    "must start with alpha and must be 255 characters or less." % stack_name
+                )
+            )
         if db_api.stack_get_by_name(cnxt.project_id, stack_name) is not None:
             raise exception.StackExists(stack_name=stack_name)
         self._check_stack_limit(cnxt, owner_id)
@@ -194,10 +254,16 @@ class EngineService:
         tmpl = tmpl_mod.Template(template, files=files or {}, env=env)
         self._check_resource_limit(tmpl)
         stack = parser.Stack(
-            cnxt, stack_name, tmpl, action=rpc_api.CREATE, status=rpc_api.IN_PROGRESS,
+            cnxt,
+            stack_name,
+            tmpl,
+            action=rpc_api.CREATE,
+            status=rpc_api.IN_PROGRESS,
             timeout_mins=args.get(rpc_api.PARAM_TIMEOUT) or None,
             disable_rollback=_bool(args.get(rpc_api.PARAM_DISABLE_ROLLBACK, True)),
-            owner_id=owner_id, nested_depth=nested_depth, tags=_tags(args.get("tags")),
+            owner_id=owner_id,
+            nested_depth=nested_depth,
+            tags=_tags(args.get("tags")),
             parent_resource_name=parent_resource_name,
             stack_user_project_id=stack_user_project_id,
             current_traversal=str(uuid.uuid4()),
@@ -215,9 +281,12 @@ class EngineService:
         if owner_id is not None or cnxt.is_admin or limit < 0:
             return
         if db_api.stack_count_all(cnxt.project_id) >= limit:
-            raise exception.RequestLimitExceeded(message=(
-                "You have reached the maximum stacks per tenant, %d. Please delete some "
-                "stacks." % limit))
+            raise exception.RequestLimitExceeded(
+                message=(
+                    "You have reached the maximum stacks per tenant, %d. Please delete some "
+                    "stacks." % limit
+                )
+            )
 
     @staticmethod
     def _check_resource_limit(tmpl):
@@ -236,8 +305,9 @@ class EngineService:
     # -- resources and events --------------------------------------------------------------
 
     @expected
-    def list_stack_resources(self, cnxt, stack_identity, nested_depth=0, with_detail=False,
-                             filters=None):
+    def list_stack_resources(
+        self, cnxt, stack_identity, nested_depth=0, with_detail=False, filters=None
+    ):
         stack = self._load_stack(cnxt, stack_identity, show_deleted=True)
         rows = _current_rows(db_api.resource_get_all_by_stack(stack.id))
         names = {r.id: r.name for r in rows}
@@ -290,19 +360,34 @@ class EngineService:
         return attrs
 
     @expected
-    def list_events(self, cnxt, stack_identity, filters=None, limit=None, marker=None,
-                    sort_keys=None, sort_dir=None, nested_depth=None):
+    def list_events(
+        self,
+        cnxt,
+        stack_identity,
+        filters=None,
+        limit=None,
+        marker=None,
+        sort_keys=None,
+        sort_dir=None,
+        nested_depth=None,
+    ):
         stack = self._load_stack(cnxt, stack_identity, show_deleted=True)
-        rows = db_api.event_get_all_by_stacks([stack.id], filters=filters, limit=limit,
-                                              marker=marker, sort_keys=sort_keys,
-                                              sort_dir=sort_dir)
+        rows = db_api.event_get_all_by_stacks(
+            [stack.id],
+            filters=filters,
+            limit=limit,
+            marker=marker,
+            sort_keys=sort_keys,
+            sort_dir=sort_dir,
+        )
         return [api.format_event(r, stack) for r in rows]
 
     # -- resource types --------------------------------------------------------------------
 
     @expected
-    def list_resource_types(self, cnxt, support_status=None, type_name=None,
-                            heat_version=None, with_description=False):
+    def list_resource_types(
+        self, cnxt, support_status=None, type_name=None, heat_version=None, with_description=False
+    ):
         names = sorted(resources.registry())
         if type_name:
             names = [n for n in names if re.match(type_name, n)]
@@ -314,8 +399,12 @@ def _current_rows(rows):
     by_name = {}
     for row in rows:
         best = by_name.get(row.name)
-        if best is None or (row.replaced_by is None and best.replaced_by is not None) \
-                or row.id > best.id and row.replaced_by is None:
+        if (
+            best is None
+            or (row.replaced_by is None and best.replaced_by is not None)
+            or row.id > best.id
+            and row.replaced_by is None
+        ):
             by_name[row.name] = row
     return sorted(by_name.values(), key=lambda r: r.id)
 
@@ -323,10 +412,14 @@ def _current_rows(rows):
 def _matches(info, filters):
     for key, value in (filters or {}).items():
         values = value if isinstance(value, list) else [value]
-        field = {"name": "resource_name", "status": "resource_status",
-                 "action": "resource_action", "type": "resource_type",
-                 "id": "resource_identity", "physical_resource_id": "physical_resource_id"
-                 }.get(key, key)
+        field = {
+            "name": "resource_name",
+            "status": "resource_status",
+            "action": "resource_action",
+            "type": "resource_type",
+            "id": "resource_identity",
+            "physical_resource_id": "physical_resource_id",
+        }.get(key, key)
         actual = info.get(field)
         if key == "type":
             if not any(v in (actual or "") for v in values):

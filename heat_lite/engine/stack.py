@@ -20,7 +20,11 @@ from heat_lite.engine.dependencies import Dependencies
 from heat_lite.rpc import api as rpc_api
 
 CREATE, DELETE, UPDATE, ROLLBACK, ADOPT, RESTORE = (
-    rpc_api.CREATE, rpc_api.DELETE, rpc_api.UPDATE, rpc_api.ROLLBACK, rpc_api.ADOPT,
+    rpc_api.CREATE,
+    rpc_api.DELETE,
+    rpc_api.UPDATE,
+    rpc_api.ROLLBACK,
+    rpc_api.ADOPT,
     rpc_api.RESTORE,
 )
 IN_PROGRESS, FAILED, COMPLETE = rpc_api.IN_PROGRESS, rpc_api.FAILED, rpc_api.COMPLETE
@@ -48,12 +52,32 @@ class Stack:
     get_resource/get_attr resolve without loading the resources themselves.
     """
 
-    def __init__(self, context, name, tmpl, stack_id=None, action=None, status=None,
-                 status_reason="", timeout_mins=None, disable_rollback=True, owner_id=None,
-                 nested_depth=0, tenant=None, username=None, user_creds_id=None,
-                 created_time=None, updated_time=None, deleted_time=None,
-                 current_traversal=None, prev_raw_template_id=None, tags=None,
-                 parent_resource_name=None, stack_user_project_id=None, current_deps=None):
+    def __init__(
+        self,
+        context,
+        name,
+        tmpl,
+        stack_id=None,
+        action=None,
+        status=None,
+        status_reason="",
+        timeout_mins=None,
+        disable_rollback=True,
+        owner_id=None,
+        nested_depth=0,
+        tenant=None,
+        username=None,
+        user_creds_id=None,
+        created_time=None,
+        updated_time=None,
+        deleted_time=None,
+        current_traversal=None,
+        prev_raw_template_id=None,
+        tags=None,
+        parent_resource_name=None,
+        stack_user_project_id=None,
+        current_deps=None,
+    ):
         self.context = context
         self.name = name
         self.t = tmpl
@@ -87,16 +111,29 @@ class Stack:
             if row is None:
                 raise exception.EntityNotFound(entity="Stack", name=stack_id)
         return cls(
-            context, row.name, templates.load(row.raw_template_id), stack_id=row.id,
-            action=row.action, status=row.status, status_reason=row.status_reason,
-            timeout_mins=row.timeout, disable_rollback=row.disable_rollback,
-            owner_id=row.owner_id, nested_depth=row.nested_depth, tenant=row.tenant,
-            username=row.username, user_creds_id=row.user_creds_id,
-            created_time=row.created_at, updated_time=row.updated_at,
-            deleted_time=row.deleted_at, current_traversal=row.current_traversal,
-            prev_raw_template_id=row.prev_raw_template_id, tags=tags,
+            context,
+            row.name,
+            templates.load(row.raw_template_id),
+            stack_id=row.id,
+            action=row.action,
+            status=row.status,
+            status_reason=row.status_reason,
+            timeout_mins=row.timeout,
+            disable_rollback=row.disable_rollback,
+            owner_id=row.owner_id,
+            nested_depth=row.nested_depth,
+            tenant=row.tenant,
+            username=row.username,
+            user_creds_id=row.user_creds_id,
+            created_time=row.created_at,
+            updated_time=row.updated_at,
+            deleted_time=row.deleted_at,
+            current_traversal=row.current_traversal,
+            prev_raw_template_id=row.prev_raw_template_id,
+            tags=tags,
             parent_resource_name=row.parent_resource_name,
-            stack_user_project_id=row.stack_user_project_id, current_deps=row.current_deps,
+            stack_user_project_id=row.stack_user_project_id,
+            current_deps=row.current_deps,
         )
 
     def store(self):
@@ -107,15 +144,23 @@ class Stack:
         self.created_time = db_api.utcnow()
         db_api.stack_create(
             {
-                "id": self.id, "name": self.name, "raw_template_id": self.t.id,
-                "username": self.username, "tenant": self.tenant,
-                "user_creds_id": self.user_creds_id, "owner_id": self.owner_id,
+                "id": self.id,
+                "name": self.name,
+                "raw_template_id": self.t.id,
+                "username": self.username,
+                "tenant": self.tenant,
+                "user_creds_id": self.user_creds_id,
+                "owner_id": self.owner_id,
                 "parent_resource_name": self.parent_resource_name,
-                "timeout": self.timeout_mins, "disable_rollback": self.disable_rollback,
+                "timeout": self.timeout_mins,
+                "disable_rollback": self.disable_rollback,
                 "stack_user_project_id": self.stack_user_project_id,
-                "nested_depth": self.nested_depth, "convergence": True,
-                "current_traversal": self.current_traversal, "action": self.action,
-                "status": self.status, "status_reason": self.status_reason,
+                "nested_depth": self.nested_depth,
+                "convergence": True,
+                "current_traversal": self.current_traversal,
+                "action": self.action,
+                "status": self.status,
+                "status_reason": self.status_reason,
                 "created_at": self.created_time,
             },
             tags=self.tags,
@@ -188,7 +233,9 @@ class Stack:
         for key in path:
             if isinstance(value, dict):
                 value = value.get(key)
-            elif isinstance(value, list) and isinstance(key, int) and -len(value) <= key < len(value):
+            elif (
+                isinstance(value, list) and isinstance(key, int) and -len(value) <= key < len(value)
+            ):
                 value = value[key]
             else:
                 return None
@@ -229,7 +276,8 @@ class Stack:
         db_api.event_create(event.stack_event(self))
         event.maybe_purge(self.id)
         return db_api.stack_update(
-            self.id, {"action": action, "status": status, "status_reason": reason},
+            self.id,
+            {"action": action, "status": status, "status_reason": reason},
             exp_trvsl=self.current_traversal,
         )
 
@@ -254,8 +302,12 @@ class Stack:
         self.current_traversal = new_traversal_id or str(uuid.uuid4())
         self.action, self.status = action, IN_PROGRESS
         self.status_reason = "Stack %s started" % action
-        values.update(action=action, status=IN_PROGRESS, status_reason=self.status_reason,
-                      current_traversal=self.current_traversal)
+        values.update(
+            action=action,
+            status=IN_PROGRESS,
+            status_reason=self.status_reason,
+            current_traversal=self.current_traversal,
+        )
         db_api.event_create(event.stack_event(self))
         if not db_api.stack_update(self.id, values, exp_trvsl=previous):
             return False
@@ -268,8 +320,9 @@ class Stack:
         ids = self._update_or_store_resources()
         deps = self._compute_convg_dependencies(ids)
         self.current_deps = deps_to_json(deps)
-        if not db_api.stack_update(self.id, {"current_deps": self.current_deps},
-                                   exp_trvsl=self.current_traversal):
+        if not db_api.stack_update(
+            self.id, {"current_deps": self.current_deps}, exp_trvsl=self.current_traversal
+        ):
             return
         sync_point.create_all(self.id, self.current_traversal, deps.nodes())
         leaves = deps.leaves()
@@ -280,12 +333,16 @@ class Stack:
 
         client = worker_client.WorkerClient()
         for rsrc_id, is_update in sorted(leaves, key=lambda n: n[1]):
-            client.check_resource(self.context, rsrc_id, self.current_traversal,
-                                  {"input_data": {}}, is_update, None)
+            client.check_resource(
+                self.context, rsrc_id, self.current_traversal, {"input_data": {}}, is_update, None
+            )
 
     def _active_rows(self):
-        return [r for r in db_api.resource_get_all_by_stack(self.id)
-                if not (r.action == DELETE and r.status == COMPLETE)]
+        return [
+            r
+            for r in db_api.resource_get_all_by_stack(self.id)
+            if not (r.action == DELETE and r.status == COMPLETE)
+        ]
 
     def _update_or_store_resources(self):
         """Pick an existing row for every defined resource, or insert an INIT row.
@@ -303,12 +360,18 @@ class Stack:
             if candidates:
                 ids[name] = max(candidates, key=self._row_score).id
             else:
-                new_rows.append({
-                    "name": name, "stack_id": self.id, "root_stack_id": self.id,
-                    "action": rpc_api.INIT, "status": COMPLETE, "status_reason": "",
-                    "current_template_id": self.t.id,
-                })
-        for row, new_id in zip(new_rows, db_api.resource_create_many(new_rows)):
+                new_rows.append(
+                    {
+                        "name": name,
+                        "stack_id": self.id,
+                        "root_stack_id": self.id,
+                        "action": rpc_api.INIT,
+                        "status": COMPLETE,
+                        "status_reason": "",
+                        "current_template_id": self.t.id,
+                    }
+                )
+        for row, new_id in zip(new_rows, db_api.resource_create_many(new_rows), strict=True):
             ids[row["name"]] = new_id
         return ids
 

@@ -42,12 +42,22 @@ def deserialize_input_data(data):
 def create_all(stack_id, traversal_id, nodes):
     """Insert one sync point per graph node plus one for the stack itself."""
     rows = [
-        {"entity_id": str(rsrc_id), "traversal_id": traversal_id, "is_update": is_update,
-         "stack_id": stack_id}
+        {
+            "entity_id": str(rsrc_id),
+            "traversal_id": traversal_id,
+            "is_update": is_update,
+            "stack_id": stack_id,
+        }
         for rsrc_id, is_update in nodes
     ]
-    rows.append({"entity_id": stack_id, "traversal_id": traversal_id, "is_update": True,
-                 "stack_id": stack_id})
+    rows.append(
+        {
+            "entity_id": stack_id,
+            "traversal_id": traversal_id,
+            "is_update": True,
+            "stack_id": stack_id,
+        }
+    )
     db_api.sync_point_create_many(rows)
 
 
@@ -55,8 +65,16 @@ def delete_all(stack_id, traversal_id):
     return db_api.sync_point_delete_all_by_stack_and_traversal(stack_id, traversal_id)
 
 
-def sync(entity_id, traversal_id, is_update, predecessors, new_data, callback,
-         new_failures=None, is_skip=False):
+def sync(
+    entity_id,
+    traversal_id,
+    is_update,
+    predecessors,
+    new_data,
+    callback,
+    new_failures=None,
+    is_skip=False,
+):
     """Record ``new_data`` at the sync point; call ``callback`` once all inputs are in.
 
     ``callback(entity_id, input_data, resource_failures, skip_propagate)`` receives the
@@ -83,6 +101,10 @@ def sync(entity_id, traversal_id, is_update, predecessors, new_data, callback,
     if any(make_key(p) not in received for p in predecessors):
         return False
     extra = extra or {}
-    callback(entity_id, deserialize_input_data(received),
-             extra.get("resource_failures", {}), extra.get("skip_propagate", False))
+    callback(
+        entity_id,
+        deserialize_input_data(received),
+        extra.get("resource_failures", {}),
+        extra.get("skip_propagate", False),
+    )
     return True

@@ -24,8 +24,7 @@ def load(template_id):
             _cache.move_to_end(template_id)
             return tmpl
     row = db_api.raw_template_get(template_id)
-    tmpl = template.Template(row.template, files=row.files_data or {},
-                             env=row.environment or {})
+    tmpl = template.Template(row.template, files=row.files_data or {}, env=row.environment or {})
     tmpl.id = template_id
     with _lock:
         _cache[template_id] = tmpl

@@ -37,13 +37,13 @@ class WorkerService:
         self.processed = 0
 
     def start(self):
-        target = oslo_messaging.Target(topic=rpc_api.WORKER_TOPIC, server=self.engine_id,
-                                       version=self.RPC_API_VERSION)
+        target = oslo_messaging.Target(
+            topic=rpc_api.WORKER_TOPIC, server=self.engine_id, version=self.RPC_API_VERSION
+        )
         self._client = worker_client.WorkerClient()
         self._rpc_server = messaging.get_rpc_server(target, [self])
         self._rpc_server.start()
-        LOG.info("heat-lite-worker %s listening on topic %s", self.engine_id,
-                 rpc_api.WORKER_TOPIC)
+        LOG.info("heat-lite-worker %s listening on topic %s", self.engine_id, rpc_api.WORKER_TOPIC)
 
     def stop(self):
         if self._rpc_server is not None:
@@ -51,9 +51,20 @@ class WorkerService:
             self._rpc_server.wait()
             self._rpc_server = None
 
-    def check_resource(self, cnxt, resource_id, current_traversal, data, is_update,
-                       adopt_stack_data, converge=False, skip_propagate=False,
-                       accumulated_failures=None, node_type="resource", abandon=False):
+    def check_resource(
+        self,
+        cnxt,
+        resource_id,
+        current_traversal,
+        data,
+        is_update,
+        adopt_stack_data,
+        converge=False,
+        skip_propagate=False,
+        accumulated_failures=None,
+        node_type="resource",
+        abandon=False,
+    ):
         """Process one graph node (spec §4.5).
 
         :param resource_id: the resource row's id
@@ -70,12 +81,23 @@ class WorkerService:
             LOG.debug("Dropping %s of superseded traversal %s", resource_id, current_traversal)
             return
         self.processed += 1
-        LOG.info("check_resource %s %s (%s) of stack %s by worker %s",
-                 "update" if is_update else "cleanup", rsrc.name, resource_id, stack.id,
-                 self.engine_id)
+        LOG.info(
+            "check_resource %s %s (%s) of stack %s by worker %s",
+            "update" if is_update else "cleanup",
+            rsrc.name,
+            resource_id,
+            stack.id,
+            self.engine_id,
+        )
         check_resource.CheckResource(self.engine_id, self._client).check(
-            cnxt, resource_id, current_traversal, is_update, rsrc, stack,
-            skip_propagate=skip_propagate, accumulated_failures=accumulated_failures,
+            cnxt,
+            resource_id,
+            current_traversal,
+            is_update,
+            rsrc,
+            stack,
+            skip_propagate=skip_propagate,
+            accumulated_failures=accumulated_failures,
         )
 
 
@@ -92,8 +114,11 @@ def load_resource(cnxt, resource_id, is_update, input_data):
     stack = parser.Stack.load(cnxt, row=stack_row)
     stack.node_data = {v["name"]: v for v in input_data.values() if isinstance(v, dict)}
     rsrc_stack = stack
-    if not (is_update and row.action == rpc_api.INIT) and row.current_template_id is not None \
-            and row.current_template_id != stack.t.id:
+    if (
+        not (is_update and row.action == rpc_api.INIT)
+        and row.current_template_id is not None
+        and row.current_template_id != stack.t.id
+    ):
         rsrc_stack = copy.copy(stack)
         rsrc_stack.t = templates.load(row.current_template_id)
         rsrc_stack._parameters = rsrc_stack._definitions = None

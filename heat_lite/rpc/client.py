@@ -20,62 +20,160 @@ class EngineClient:
         )
 
     def _call(self, ctxt, method, version=None, timeout=None, **kwargs):
-        client = self._client.prepare(version=version or self.BASE_RPC_API_VERSION,
-                                      timeout=timeout)
+        client = self._client.prepare(version=version or self.BASE_RPC_API_VERSION, timeout=timeout)
         return client.call(ctxt, method, **kwargs)
 
     def identify_stack(self, ctxt, stack_name):
         return self._call(ctxt, "identify_stack", stack_name=stack_name)
 
-    def list_stacks(self, ctxt, limit=None, marker=None, sort_keys=None, sort_dir=None,
-                    filters=None, show_deleted=False, show_nested=False, show_hidden=False,
-                    tags=None, tags_any=None, not_tags=None, not_tags_any=None):
-        return self._call(ctxt, "list_stacks", version="1.33", limit=limit, marker=marker,
-                          sort_keys=sort_keys, sort_dir=sort_dir, filters=filters,
-                          show_deleted=show_deleted, show_nested=show_nested,
-                          show_hidden=show_hidden, tags=tags, tags_any=tags_any,
-                          not_tags=not_tags, not_tags_any=not_tags_any)
+    def list_stacks(
+        self,
+        ctxt,
+        limit=None,
+        marker=None,
+        sort_keys=None,
+        sort_dir=None,
+        filters=None,
+        show_deleted=False,
+        show_nested=False,
+        show_hidden=False,
+        tags=None,
+        tags_any=None,
+        not_tags=None,
+        not_tags_any=None,
+    ):
+        return self._call(
+            ctxt,
+            "list_stacks",
+            version="1.33",
+            limit=limit,
+            marker=marker,
+            sort_keys=sort_keys,
+            sort_dir=sort_dir,
+            filters=filters,
+            show_deleted=show_deleted,
+            show_nested=show_nested,
+            show_hidden=show_hidden,
+            tags=tags,
+            tags_any=tags_any,
+            not_tags=not_tags,
+            not_tags_any=not_tags_any,
+        )
 
-    def count_stacks(self, ctxt, filters=None, show_deleted=False, show_nested=False,
-                     show_hidden=False, tags=None, tags_any=None, not_tags=None,
-                     not_tags_any=None):
-        return self._call(ctxt, "count_stacks", version="1.33", filters=filters,
-                          show_deleted=show_deleted, show_nested=show_nested,
-                          show_hidden=show_hidden, tags=tags, tags_any=tags_any,
-                          not_tags=not_tags, not_tags_any=not_tags_any)
+    def count_stacks(
+        self,
+        ctxt,
+        filters=None,
+        show_deleted=False,
+        show_nested=False,
+        show_hidden=False,
+        tags=None,
+        tags_any=None,
+        not_tags=None,
+        not_tags_any=None,
+    ):
+        return self._call(
+            ctxt,
+            "count_stacks",
+            version="1.33",
+            filters=filters,
+            show_deleted=show_deleted,
+            show_nested=show_nested,
+            show_hidden=show_hidden,
+            tags=tags,
+            tags_any=tags_any,
+            not_tags=not_tags,
+            not_tags_any=not_tags_any,
+        )
 
     def show_stack(self, ctxt, stack_identity, resolve_outputs=True):
-        return self._call(ctxt, "show_stack", version="1.20", stack_identity=stack_identity,
-                          resolve_outputs=resolve_outputs)
+        return self._call(
+            ctxt,
+            "show_stack",
+            version="1.20",
+            stack_identity=stack_identity,
+            resolve_outputs=resolve_outputs,
+        )
 
-    def create_stack(self, ctxt, stack_name, template, params, files, args,
-                     environment_files=None, files_container=None):
-        return self._call(ctxt, "create_stack", version="1.36", stack_name=stack_name,
-                          template=template, params=params, files=files, args=args,
-                          environment_files=environment_files,
-                          files_container=files_container, owner_id=None, nested_depth=0,
-                          user_creds_id=None, stack_user_project_id=None,
-                          parent_resource_name=None, template_id=None)
+    def create_stack(
+        self,
+        ctxt,
+        stack_name,
+        template,
+        params,
+        files,
+        args,
+        environment_files=None,
+        files_container=None,
+    ):
+        return self._call(
+            ctxt,
+            "create_stack",
+            version="1.36",
+            stack_name=stack_name,
+            template=template,
+            params=params,
+            files=files,
+            args=args,
+            environment_files=environment_files,
+            files_container=files_container,
+            owner_id=None,
+            nested_depth=0,
+            user_creds_id=None,
+            stack_user_project_id=None,
+            parent_resource_name=None,
+            template_id=None,
+        )
 
     def delete_stack(self, ctxt, stack_identity, cast=False):
         return self._call(ctxt, "delete_stack", stack_identity=stack_identity)
 
-    def list_stack_resources(self, ctxt, stack_identity, nested_depth=0, with_detail=False,
-                             filters=None):
-        return self._call(ctxt, "list_stack_resources", version="1.25",
-                          stack_identity=stack_identity, nested_depth=nested_depth,
-                          with_detail=with_detail, filters=filters)
+    def list_stack_resources(
+        self, ctxt, stack_identity, nested_depth=0, with_detail=False, filters=None
+    ):
+        return self._call(
+            ctxt,
+            "list_stack_resources",
+            version="1.25",
+            stack_identity=stack_identity,
+            nested_depth=nested_depth,
+            with_detail=with_detail,
+            filters=filters,
+        )
 
     def describe_stack_resource(self, ctxt, stack_identity, resource_name, with_attr=None):
-        return self._call(ctxt, "describe_stack_resource", version="1.2",
-                          stack_identity=stack_identity, resource_name=resource_name,
-                          with_attr=with_attr)
+        return self._call(
+            ctxt,
+            "describe_stack_resource",
+            version="1.2",
+            stack_identity=stack_identity,
+            resource_name=resource_name,
+            with_attr=with_attr,
+        )
 
-    def list_events(self, ctxt, stack_identity, filters=None, limit=None, marker=None,
-                    sort_keys=None, sort_dir=None, nested_depth=None):
-        return self._call(ctxt, "list_events", version="1.31", stack_identity=stack_identity,
-                          filters=filters, limit=limit, marker=marker, sort_keys=sort_keys,
-                          sort_dir=sort_dir, nested_depth=nested_depth)
+    def list_events(
+        self,
+        ctxt,
+        stack_identity,
+        filters=None,
+        limit=None,
+        marker=None,
+        sort_keys=None,
+        sort_dir=None,
+        nested_depth=None,
+    ):
+        return self._call(
+            ctxt,
+            "list_events",
+            version="1.31",
+            stack_identity=stack_identity,
+            filters=filters,
+            limit=limit,
+            marker=marker,
+            sort_keys=sort_keys,
+            sort_dir=sort_dir,
+            nested_depth=nested_depth,
+        )
 
     def get_template(self, ctxt, stack_identity):
         return self._call(ctxt, "get_template", stack_identity=stack_identity)
@@ -84,5 +182,10 @@ class EngineClient:
         return self._call(ctxt, "list_outputs", version="1.19", stack_identity=stack_identity)
 
     def show_output(self, ctxt, stack_identity, output_key):
-        return self._call(ctxt, "show_output", version="1.19", stack_identity=stack_identity,
-                          output_key=output_key)
+        return self._call(
+            ctxt,
+            "show_output",
+            version="1.19",
+            stack_identity=stack_identity,
+            output_key=output_key,
+        )

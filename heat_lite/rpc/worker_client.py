@@ -19,13 +19,29 @@ class WorkerClient:
             topic=rpc_api.WORKER_TOPIC, version=self.BASE_RPC_API_VERSION
         )
 
-    def check_resource(self, ctxt, resource_id, current_traversal, data, is_update,
-                       adopt_stack_data, converge=False, skip_propagate=False,
-                       accumulated_failures=None):
+    def check_resource(
+        self,
+        ctxt,
+        resource_id,
+        current_traversal,
+        data,
+        is_update,
+        adopt_stack_data,
+        converge=False,
+        skip_propagate=False,
+        accumulated_failures=None,
+    ):
         self._client.prepare(version="1.9").cast(
-            ctxt, "check_resource", resource_id=resource_id,
-            current_traversal=current_traversal, data=data, is_update=is_update,
-            adopt_stack_data=adopt_stack_data, converge=converge,
-            skip_propagate=skip_propagate, accumulated_failures=accumulated_failures,
-            node_type="resource", abandon=False,
+            ctxt,
+            "check_resource",
+            resource_id=resource_id,
+            current_traversal=current_traversal,
+            data=data,
+            is_update=is_update,
+            adopt_stack_data=adopt_stack_data,
+            converge=converge,
+            skip_propagate=skip_propagate,
+            accumulated_failures=accumulated_failures,
+            node_type="resource",
+            abandon=False,
         )

@@ -15,8 +15,9 @@ def backends():
 @pytest.fixture(scope="module")
 def heat(backends, tmp_path_factory):
     db_url, transport_url = backends
-    procs = services.HeatProcesses(tmp_path_factory.mktemp("heat"), db_url, transport_url,
-                                   workers=2)
+    procs = services.HeatProcesses(
+        tmp_path_factory.mktemp("heat"), db_url, transport_url, workers=2
+    )
     procs.start()
     try:
         yield procs

@@ -28,8 +28,12 @@ def layered_template(layers, width, fail=None):
             if layer == 0:
                 value = {"str_replace": {"template": "v$i", "params": {"$i": str(i)}}}
             else:
-                value = {"list_join": ["+", [{"get_attr": ["r%d_%d" % (layer - 1, j), "output"]}
-                                             for j in range(width)]]}
+                value = {
+                    "list_join": [
+                        "+",
+                        [{"get_attr": ["r%d_%d" % (layer - 1, j), "output"]} for j in range(width)],
+                    ]
+                }
             props = {"value": value}
             if fail == name:
                 props["fail"] = True

@@ -23,16 +23,20 @@ def _count(db, sql, **params):
 
 def test_layers_create_and_delete(hc, heat, db):
     layers, width = 6, 10
-    created = hc.stacks.create(stack_name="layers", template=helpers.layered_template(layers, width))
+    created = hc.stacks.create(
+        stack_name="layers", template=helpers.layered_template(layers, width)
+    )
     stack_id = created["stack"]["id"]
     seen_sync_points = []
 
     def watch():
-        seen_sync_points.append(_count(db, "SELECT count(*) FROM sync_point WHERE stack_id = :s",
-                                       s=stack_id))
+        seen_sync_points.append(
+            _count(db, "SELECT count(*) FROM sync_point WHERE stack_id = :s", s=stack_id)
+        )
 
-    stack = helpers.wait_for_status(hc, stack_id, {"CREATE_COMPLETE", "CREATE_FAILED"},
-                                    on_poll=watch)
+    stack = helpers.wait_for_status(
+        hc, stack_id, {"CREATE_COMPLETE", "CREATE_FAILED"}, on_poll=watch
+    )
     assert stack.stack_status == "CREATE_COMPLETE", stack.stack_status_reason
     assert stack.stack_status_reason == "Stack CREATE completed successfully"
 
@@ -53,8 +57,7 @@ def test_layers_create_and_delete(hc, heat, db):
     assert _count(db, "SELECT count(*) FROM sync_point WHERE stack_id = :s", s=stack_id) == 0
 
     events = hc.events.list(stack_id)
-    assert any(e.resource_name == "r0_0" and e.resource_status == "CREATE_COMPLETE"
-               for e in events)
+    assert any(e.resource_name == "r0_0" and e.resource_status == "CREATE_COMPLETE" for e in events)
 
     hc.stacks.delete(stack_id)
     stack = helpers.wait_for_status(hc, stack_id, {"DELETE_COMPLETE", "DELETE_FAILED"})
@@ -70,14 +73,18 @@ def test_failing_resource_fails_the_stack(hc):
     stack = helpers.wait_for_status(hc, stack_id, {"CREATE_COMPLETE", "CREATE_FAILED"})
     assert stack.stack_status == "CREATE_FAILED"
     assert stack.stack_status_reason == (
-        "Resource CREATE failed: ValueError: resources.r1_1: Test Resource failed r1_1")
+        "Resource CREATE failed: ValueError: resources.r1_1: Test Resource failed r1_1"
+    )
     status = {r.resource_name: r.resource_status for r in hc.resources.list(stack_id)}
     assert status["r1_1"] == "CREATE_FAILED"
     for i in range(3):
         assert status["r0_%d" % i] == "CREATE_COMPLETE"
         assert status["r2_%d" % i] == "INIT_COMPLETE"  # its requirers were never created
-    reasons = [e.resource_status_reason for e in hc.events.list(stack_id)
-               if e.resource_name == "r1_1" and e.resource_status == "CREATE_FAILED"]
+    reasons = [
+        e.resource_status_reason
+        for e in hc.events.list(stack_id)
+        if e.resource_name == "r1_1" and e.resource_status == "CREATE_FAILED"
+    ]
     assert reasons == ["ValueError: resources.r1_1: Test Resource failed r1_1"]
 
     hc.stacks.delete(stack_id)

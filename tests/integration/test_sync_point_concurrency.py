@@ -38,8 +38,14 @@ def _hammer(url, stack_id, traversal, proc_index, results):
     def one_thread(t):
         for k in range(PER_THREAD):
             n = (proc_index * THREADS + t) * PER_THREAD + k
-            sync_point.sync(stack_id, traversal, True, predecessors, {(n, True): {"n": n}},
-                            lambda *args: completions.append(args))
+            sync_point.sync(
+                stack_id,
+                traversal,
+                True,
+                predecessors,
+                {(n, True): {"n": n}},
+                lambda *args: completions.append(args),
+            )
 
     threads = [threading.Thread(target=one_thread, args=(t,)) for t in range(THREADS)]
     for th in threads:
@@ -54,15 +60,24 @@ def test_no_lost_update_under_contention(pg_url):
     db_api.configure(pg_url)
     stack_id, traversal = str(uuid.uuid4()), str(uuid.uuid4())
     tmpl_id = db_api.raw_template_create({"heat_template_version": "2015-04-30"}, {})
-    db_api.stack_create({"id": stack_id, "name": "s", "raw_template_id": tmpl_id,
-                         "disable_rollback": True, "current_traversal": traversal})
+    db_api.stack_create(
+        {
+            "id": stack_id,
+            "name": "s",
+            "raw_template_id": tmpl_id,
+            "disable_rollback": True,
+            "current_traversal": traversal,
+        }
+    )
     sync_point.create_all(stack_id, traversal, [])
     db_api.dispose()
 
     ctx = multiprocessing.get_context("spawn")
     results = ctx.Queue()
-    procs = [ctx.Process(target=_hammer, args=(pg_url, stack_id, traversal, i, results))
-             for i in range(PROCESSES)]
+    procs = [
+        ctx.Process(target=_hammer, args=(pg_url, stack_id, traversal, i, results))
+        for i in range(PROCESSES)
+    ]
     for p in procs:
         p.start()
     completions = sum(results.get(timeout=120) for _ in procs)

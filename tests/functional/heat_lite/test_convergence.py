@@ -23,8 +23,9 @@ def _wait(heat, ident, statuses, timeout=30):
         if "%s_%s" % (stack["stack_action"], stack["stack_status"]) in statuses:
             return stack
         time.sleep(0.02)
-    raise AssertionError("timed out; stack is %s_%s" % (stack["stack_action"],
-                                                        stack["stack_status"]))
+    raise AssertionError(
+        "timed out; stack is %s_%s" % (stack["stack_action"], stack["stack_status"])
+    )
 
 
 def _template(resources, outputs=None, **extra):
@@ -39,16 +40,22 @@ def test_create_chain_with_outputs_then_delete(heat):
     tmpl = _template(
         {
             "a": {"type": "OS::Heat::TestResource", "properties": {"value": {"get_param": "p"}}},
-            "b": {"type": "OS::Heat::TestResource",
-                  "properties": {"value": {"get_attr": ["a", "output"]}}},
+            "b": {
+                "type": "OS::Heat::TestResource",
+                "properties": {"value": {"get_attr": ["a", "output"]}},
+            },
             "c": {"type": "OS::Heat::None", "depends_on": ["b"]},
             "rnd": {"type": "OS::Heat::RandomString", "properties": {"length": 12}},
-            "v": {"type": "OS::Heat::Value",
-                  "properties": {"value": {"get_attr": ["rnd", "value"]}}},
+            "v": {
+                "type": "OS::Heat::Value",
+                "properties": {"value": {"get_attr": ["rnd", "value"]}},
+            },
         },
-        outputs={"o": {"value": {"get_attr": ["b", "output"]}, "description": "b's value"},
-                 "v": {"value": {"get_attr": ["v", "value"]}},
-                 "r": {"value": {"get_resource": "rnd"}}},
+        outputs={
+            "o": {"value": {"get_attr": ["b", "output"]}, "description": "b's value"},
+            "v": {"value": {"get_attr": ["v", "value"]}},
+            "r": {"value": {"get_resource": "rnd"}},
+        },
         parameters={"p": {"type": "string", "default": "hello"}},
     )
     ident = heat.client.create_stack(heat.ctx, "s1", tmpl, {}, {}, {})
@@ -80,11 +87,16 @@ def test_create_chain_with_outputs_then_delete(heat):
 
 
 def test_rollback_of_failed_create_deletes_everything(heat):
-    tmpl = _template({
-        "ok": {"type": "OS::Heat::TestResource"},
-        "bad": {"type": "OS::Heat::TestResource", "properties": {"fail": True},
-                "depends_on": ["ok"]},
-    })
+    tmpl = _template(
+        {
+            "ok": {"type": "OS::Heat::TestResource"},
+            "bad": {
+                "type": "OS::Heat::TestResource",
+                "properties": {"fail": True},
+                "depends_on": ["ok"],
+            },
+        }
+    )
     ident = heat.client.create_stack(heat.ctx, "rb", tmpl, {}, {}, {"disable_rollback": False})
     stack = _wait(heat, ident, {"ROLLBACK_COMPLETE", "ROLLBACK_FAILED"})
     assert stack["stack_status_reason"] == "Stack ROLLBACK completed successfully"
@@ -108,26 +120,57 @@ def test_resource_limit(tmp_path):
 @pytest.mark.parametrize(
     "template, error, message",
     [
-        ({"heat_template_version": "2099-01-01", "resources": {}},
-         exception.InvalidTemplateVersion, '"heat_template_version: 2099-01-01"'),
-        ({"heat_template_version": "2018-08-31", "bogus": {}},
-         exception.InvalidTemplateSection, "The template section is invalid: bogus"),
-        (_template({"r": {"type": "OS::No::Such"}}),
-         exception.StackValidationFailed, "The Resource Type (OS::No::Such) could not be found."),
-        (_template({"v": {"type": "OS::Heat::Value"}}),
-         exception.StackValidationFailed, "Property value not assigned"),
-        (_template({"t": {"type": "OS::Heat::TestResource", "properties": {"bogus": 1}}}),
-         exception.StackValidationFailed, "Unknown Property bogus"),
-        (_template({"a": {"type": "OS::Heat::None", "depends_on": ["b"]},
-                    "b": {"type": "OS::Heat::None", "depends_on": ["a"]}}),
-         exception.CircularDependencyException, "Circular Dependency Found"),
-        (_template({"a": {"type": "OS::Heat::None", "depends_on": ["nope"]}}),
-         exception.InvalidTemplateReference, 'The specified reference "nope" (in a)'),
-        (_template({"r": {"type": "OS::Heat::None"}},
-                   parameters={"n": {"type": "number", "default": 1,
-                                     "constraints": [{"range": {"max": 3}}]},
-                               "s": {"type": "string", "default": "abc"}}),
-         exception.StackValidationFailed, "Parameter 'n' is invalid"),
+        (
+            {"heat_template_version": "2099-01-01", "resources": {}},
+            exception.InvalidTemplateVersion,
+            '"heat_template_version: 2099-01-01"',
+        ),
+        (
+            {"heat_template_version": "2018-08-31", "bogus": {}},
+            exception.InvalidTemplateSection,
+            "The template section is invalid: bogus",
+        ),
+        (
+            _template({"r": {"type": "OS::No::Such"}}),
+            exception.StackValidationFailed,
+            "The Resource Type (OS::No::Such) could not be found.",
+        ),
+        (
+            _template({"v": {"type": "OS::Heat::Value"}}),
+            exception.StackValidationFailed,
+            "Property value not assigned",
+        ),
+        (
+            _template({"t": {"type": "OS::Heat::TestResource", "properties": {"bogus": 1}}}),
+            exception.StackValidationFailed,
+            "Unknown Property bogus",
+        ),
+        (
+            _template(
+                {
+                    "a": {"type": "OS::Heat::None", "depends_on": ["b"]},
+                    "b": {"type": "OS::Heat::None", "depends_on": ["a"]},
+                }
+            ),
+            exception.CircularDependencyException,
+            "Circular Dependency Found",
+        ),
+        (
+            _template({"a": {"type": "OS::Heat::None", "depends_on": ["nope"]}}),
+            exception.InvalidTemplateReference,
+            'The specified reference "nope" (in a)',
+        ),
+        (
+            _template(
+                {"r": {"type": "OS::Heat::None"}},
+                parameters={
+                    "n": {"type": "number", "default": 1, "constraints": [{"range": {"max": 3}}]},
+                    "s": {"type": "string", "default": "abc"},
+                },
+            ),
+            exception.StackValidationFailed,
+            "Parameter 'n' is invalid",
+        ),
     ],
 )
 def test_invalid_templates_are_rejected_and_nothing_is_stored(heat, template, error, message):

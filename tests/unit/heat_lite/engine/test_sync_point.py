@@ -15,8 +15,15 @@ def stack_id():
     db_api.create_schema()
     tmpl_id = db_api.raw_template_create({"heat_template_version": "2015-04-30"}, {})
     sid = str(uuid.uuid4())
-    db_api.stack_create({"id": sid, "name": "s", "raw_template_id": tmpl_id,
-                         "disable_rollback": True, "current_traversal": "t1"})
+    db_api.stack_create(
+        {
+            "id": sid,
+            "name": "s",
+            "raw_template_id": tmpl_id,
+            "disable_rollback": True,
+            "current_traversal": "t1",
+        }
+    )
     yield sid
     db_api.dispose()
 
@@ -32,11 +39,11 @@ def test_callback_once_all_predecessors_reported(stack_id):
     sync_point.create_all(stack_id, "t1", [(5, True)])
     calls = []
     preds = {(1, True), (2, True)}
-    assert not sync_point.sync(5, "t1", True, preds, {(1, True): {"id": 1}},
-                               lambda *a: calls.append(a))
+    assert not sync_point.sync(
+        5, "t1", True, preds, {(1, True): {"id": 1}}, lambda *a: calls.append(a)
+    )
     assert calls == []
-    assert sync_point.sync(5, "t1", True, preds, {(2, True): {"id": 2}},
-                           lambda *a: calls.append(a))
+    assert sync_point.sync(5, "t1", True, preds, {(2, True): {"id": 2}}, lambda *a: calls.append(a))
     entity, data, failures, skip = calls[0]
     assert data == {(1, True): {"id": 1}, (2, True): {"id": 2}}
     assert failures == {} and skip is False
@@ -48,8 +55,16 @@ def test_failures_and_skip_are_accumulated(stack_id):
     sync_point.create_all(stack_id, "t1", [(5, True)])
     calls = []
     preds = {(1, True), (2, True)}
-    sync_point.sync(5, "t1", True, preds, {(1, True): None}, calls.append,
-                    new_failures={"a": "boom"}, is_skip=True)
+    sync_point.sync(
+        5,
+        "t1",
+        True,
+        preds,
+        {(1, True): None},
+        calls.append,
+        new_failures={"a": "boom"},
+        is_skip=True,
+    )
     sync_point.sync(5, "t1", True, preds, {(2, True): None}, lambda *a: calls.append(a))
     assert calls[0][2] == {"a": "boom"} and calls[0][3] is True
 
@@ -67,8 +82,7 @@ def test_threads_lose_nothing_on_sqlite(stack_id):
     done = []
 
     def report(n):
-        sync_point.sync(stack_id, "t1", True, preds, {(n, True): None},
-                        lambda *a: done.append(a))
+        sync_point.sync(stack_id, "t1", True, preds, {(n, True): None}, lambda *a: done.append(a))
 
     threads = [threading.Thread(target=report, args=(n,)) for n in range(64)]
     for t in threads:

@@ -13,39 +13,73 @@ P = properties.Schema
 
 class TestResource(resource.Resource):
     properties_schema = {
-        "value": P(P.STRING, "The input string to be stored.", default="test_string",
-                   update_allowed=True),
-        "update_replace_value": P(P.STRING, "Some value that can be stored but can not be "
-                                  "updated.", update_allowed=False),
-        "fail": P(P.BOOLEAN, "Value which can be set to fail the resource operation to test "
-                  "failure scenarios.", default=False, update_allowed=True),
-        "update_replace": P(P.BOOLEAN, "A boolean which can be set to true to test update "
-                            "replace.", default=False, update_allowed=True),
+        "value": P(
+            P.STRING, "The input string to be stored.", default="test_string", update_allowed=True
+        ),
+        "update_replace_value": P(
+            P.STRING, "Some value that can be stored but can not be updated.", update_allowed=False
+        ),
+        "fail": P(
+            P.BOOLEAN,
+            "Value which can be set to fail the resource operation to test failure scenarios.",
+            default=False,
+            update_allowed=True,
+        ),
+        "update_replace": P(
+            P.BOOLEAN,
+            "A boolean which can be set to true to test update replace.",
+            default=False,
+            update_allowed=True,
+        ),
         "client_name": P(P.STRING, "Client to use", default=""),
         "entity_name": P(P.STRING, "Client entity to poll", default=""),
-        "wait_secs": P(P.NUMBER, "Seconds to wait after an action (-1 is infinite).",
-                       default=0, update_allowed=True),
+        "wait_secs": P(
+            P.NUMBER,
+            "Seconds to wait after an action (-1 is infinite).",
+            default=0,
+            update_allowed=True,
+        ),
         "action_wait_secs": P(
-            P.MAP, "Options for simulating waiting.", update_allowed=True,
+            P.MAP,
+            "Options for simulating waiting.",
+            update_allowed=True,
             schema={
-                "create": P(P.NUMBER, "Seconds to wait after a create. Defaults to the "
-                            "global wait_secs.", update_allowed=True),
-                "update": P(P.NUMBER, "Seconds to wait after an update. Defaults to the "
-                            "global wait_secs.", update_allowed=True),
-                "delete": P(P.NUMBER, "Seconds to wait after a delete. Defaults to the "
-                            "global wait_secs.", update_allowed=True),
+                "create": P(
+                    P.NUMBER,
+                    "Seconds to wait after a create. Defaults to the global wait_secs.",
+                    update_allowed=True,
+                ),
+                "update": P(
+                    P.NUMBER,
+                    "Seconds to wait after an update. Defaults to the global wait_secs.",
+                    update_allowed=True,
+                ),
+                "delete": P(
+                    P.NUMBER,
+                    "Seconds to wait after a delete. Defaults to the global wait_secs.",
+                    update_allowed=True,
+                ),
             },
         ),
-        "attr_wait_secs": P(P.NUMBER, "Number value for timeout during resolving output "
-                            "value.", default=0, update_allowed=True),
-        "constraint_prop_secs": P(P.NUMBER, "Number value for delay during resolve "
-                                  "constraint.", default=0, update_allowed=True,
-                                  constraints=[constraints.Range(min=0)]),
+        "attr_wait_secs": P(
+            P.NUMBER,
+            "Number value for timeout during resolving output value.",
+            default=0,
+            update_allowed=True,
+        ),
+        "constraint_prop_secs": P(
+            P.NUMBER,
+            "Number value for delay during resolve constraint.",
+            default=0,
+            update_allowed=True,
+            constraints=[constraints.Range(min=0)],
+        ),
     }
     attributes_schema = {
-        "output": attributes.Schema("The string that was stored. This value is also "
-                                    "available by referencing the resource.",
-                                    type=attributes.Schema.STRING),
+        "output": attributes.Schema(
+            "The string that was stored. This value is also available by referencing the resource.",
+            type=attributes.Schema.STRING,
+        ),
     }
 
     def _wait_secs(self, action):
