@@ -71,8 +71,8 @@ database_opts = [
     ),
     # Green threads wait for a free connection; a few per process keep PostgreSQL (whose
     # default max_connections is 100) busy without exhausting it when workers scale out.
-    cfg.IntOpt("max_pool_size", default=5, help="Connections kept in the pool."),
-    cfg.IntOpt("max_overflow", default=10, help="Connections allowed above max_pool_size."),
+    cfg.IntOpt("max_pool_size", default=5, help="Connections kept in each pool."),
+    cfg.IntOpt("max_overflow", default=5, help="Connections allowed above max_pool_size."),
 ]
 
 heat_api_opts = [

@@ -13,6 +13,7 @@ or native threads of one process never meet a "database is locked" error.
 """
 
 import contextlib
+import json
 import threading
 import uuid
 
@@ -23,6 +24,7 @@ from heat_lite.common import exception
 from heat_lite.db import models
 
 _ENGINE = None
+_AUTOCOMMIT_ENGINE = None
 _SQLITE_LOCK = None
 
 T_RAW = models.RawTemplate.__table__
@@ -40,19 +42,25 @@ T_SERVICE = models.Service.__table__
 utcnow = models.utcnow
 
 
-def configure(url, max_pool_size=5, max_overflow=10):
-    """Create the process-wide engine for ``url`` (replacing any previous one)."""
-    global _ENGINE, _SQLITE_LOCK
+def configure(url, max_pool_size=5, max_overflow=5):
+    """Create the process-wide engines for ``url`` (replacing any previous ones).
+
+    PostgreSQL gets two pools: one whose connections run in autocommit mode, for the
+    single statements that make up most of the traffic (one round trip each, no
+    BEGIN/COMMIT), and one for multi-statement transactions.
+    """
+    global _ENGINE, _AUTOCOMMIT_ENGINE, _SQLITE_LOCK
     dispose()
     if url.startswith("sqlite"):
         _ENGINE = sa.create_engine(
             url, connect_args={"check_same_thread": False}, poolclass=pool.StaticPool
         )
+        _AUTOCOMMIT_ENGINE = _ENGINE
         _SQLITE_LOCK = threading.RLock()
     else:
-        _ENGINE = sa.create_engine(
-            url, pool_size=max_pool_size, max_overflow=max_overflow, pool_recycle=3600
-        )
+        sizes = {"pool_size": max_pool_size, "max_overflow": max_overflow, "pool_recycle": 3600}
+        _ENGINE = sa.create_engine(url, **sizes)
+        _AUTOCOMMIT_ENGINE = sa.create_engine(url, isolation_level="AUTOCOMMIT", **sizes)
         _SQLITE_LOCK = None
     return _ENGINE
 
@@ -70,10 +78,10 @@ def get_engine():
 
 
 def dispose():
-    global _ENGINE
-    if _ENGINE is not None:
-        _ENGINE.dispose()
-        _ENGINE = None
+    global _ENGINE, _AUTOCOMMIT_ENGINE
+    for engine in {_ENGINE, _AUTOCOMMIT_ENGINE} - {None}:
+        engine.dispose()
+    _ENGINE = _AUTOCOMMIT_ENGINE = None
 
 
 def create_schema():
@@ -93,18 +101,31 @@ def transaction():
             yield conn
 
 
+@contextlib.contextmanager
+def autocommit():
+    """A connection for one statement: no BEGIN/COMMIT round trips on PostgreSQL."""
+    get_engine()
+    lock = _SQLITE_LOCK
+    if lock is not None:
+        with lock, _ENGINE.begin() as conn:
+            yield conn
+    else:
+        with _AUTOCOMMIT_ENGINE.connect() as conn:
+            yield conn
+
+
 def _one(stmt):
-    with transaction() as conn:
+    with autocommit() as conn:
         return conn.execute(stmt).first()
 
 
 def _all(stmt):
-    with transaction() as conn:
+    with autocommit() as conn:
         return conn.execute(stmt).all()
 
 
 def _write(stmt):
-    with transaction() as conn:
+    with autocommit() as conn:
         return conn.execute(stmt).rowcount
 
 
@@ -185,8 +206,13 @@ def stack_create(values, tags=None):
             conn.execute(T_TAG.insert(), [{"stack_id": values["id"], "tag": t} for t in tags])
 
 
+# every stack column but the graph, which can be large: fetched only on a cache miss
+_STACK_LIGHT = [c for c in T_STACK.c if c.name != "current_deps"]
+
+
 def stack_get(stack_id, show_deleted=False, tenant=None):
-    stmt = sa.select(T_STACK).where(T_STACK.c.id == stack_id)
+    """The stack row without ``current_deps`` (see stack_deps_get)."""
+    stmt = sa.select(*_STACK_LIGHT).where(T_STACK.c.id == stack_id)
     if not show_deleted:
         stmt = stmt.where(T_STACK.c.deleted_at.is_(None))
     if tenant is not None:
@@ -194,9 +220,15 @@ def stack_get(stack_id, show_deleted=False, tenant=None):
     return _one(stmt)
 
 
+def stack_deps_get(stack_id):
+    """The stored convergence graph of the stack's current traversal."""
+    row = _one(sa.select(T_STACK.c.current_deps).where(T_STACK.c.id == stack_id))
+    return row.current_deps if row is not None else None
+
+
 def stack_get_by_name(tenant, name):
     return _one(
-        sa.select(T_STACK).where(
+        sa.select(*_STACK_LIGHT).where(
             T_STACK.c.tenant == tenant, T_STACK.c.name == name, T_STACK.c.deleted_at.is_(None)
         )
     )
@@ -245,7 +277,7 @@ _STACK_FILTER_COLUMNS = {
 def _stack_query(
     tenant, filters, show_deleted, show_nested, tags, tags_any, not_tags, not_tags_any, columns=None
 ):
-    stmt = sa.select(*(columns if columns is not None else [T_STACK]))
+    stmt = sa.select(*(columns if columns is not None else _STACK_LIGHT))
     if tenant is not None:
         stmt = stmt.where(T_STACK.c.tenant == tenant)
     if not show_deleted:
@@ -396,18 +428,32 @@ def resource_update(resource_id, values, atomic_key, expected_engine_id=None):
 
 
 def resource_update_and_event(resource_id, values, atomic_key, expected_engine_id, event):
-    """A CAS resource write plus its event row, in one transaction. Returns success."""
+    """A CAS resource write plus its event row, atomically. Returns success.
+
+    On PostgreSQL it is one statement (the event is inserted from the UPDATE's RETURNING,
+    so it exists exactly when the write matched); elsewhere one transaction.
+    """
     values = dict(values, atomic_key=atomic_key + 1)
     stmt = T_RSRC.update().where(T_RSRC.c.id == resource_id, T_RSRC.c.atomic_key == atomic_key)
     if expected_engine_id is None:
         stmt = stmt.where(T_RSRC.c.engine_id.is_(None))
     else:
         stmt = stmt.where(T_RSRC.c.engine_id == expected_engine_id)
+    stmt = stmt.values(**values)
+    if event is None:
+        return _write(stmt) > 0
+    event = _event_values(event)
+    if _SQLITE_LOCK is None:
+        updated = stmt.returning(T_RSRC.c.id).cte("updated")
+        names = sorted(event)
+        source = sa.select(
+            *[sa.literal(event[n], type_=T_EVENT.c[n].type).label(n) for n in names]
+        ).select_from(updated)
+        return _write(T_EVENT.insert().from_select(names, source)) > 0
     with transaction() as conn:
-        if conn.execute(stmt.values(**values)).rowcount == 0:
+        if conn.execute(stmt).rowcount == 0:
             return False
-        if event is not None:
-            conn.execute(T_EVENT.insert().values(**_event_values(event)))
+        conn.execute(T_EVENT.insert().values(**event))
         return True
 
 
@@ -559,14 +605,66 @@ def sync_point_create_many(rows):
         conn.execute(T_SYNC.insert(), rows)
 
 
-def sync_point_get(entity_id, traversal_id, is_update):
-    return _one(
-        sa.select(T_SYNC).where(
-            T_SYNC.c.entity_id == str(entity_id),
-            T_SYNC.c.traversal_id == traversal_id,
-            T_SYNC.c.is_update == is_update,
-        )
+def _sync_key(entity_id, traversal_id, is_update):
+    return (
+        T_SYNC.c.entity_id == str(entity_id),
+        T_SYNC.c.traversal_id == traversal_id,
+        T_SYNC.c.is_update == is_update,
     )
+
+
+def sync_point_get(entity_id, traversal_id, is_update):
+    return _one(sa.select(T_SYNC).where(*_sync_key(entity_id, traversal_id, is_update)))
+
+
+_PG_ADD_INPUT = sa.text(
+    "UPDATE sync_point SET input_data = jsonb_set(input_data::jsonb, '{input_data}', "
+    "COALESCE(input_data::jsonb -> 'input_data', '{}'::jsonb) || CAST(:new AS jsonb))::text, "
+    "atomic_key = atomic_key + 1, updated_at = :now "
+    "WHERE entity_id IN :entity_ids AND traversal_id = :traversal_id "
+    "AND is_update = :is_update RETURNING entity_id, atomic_key"
+).bindparams(sa.bindparam("entity_ids", expanding=True))
+
+
+def sync_point_add_input(entity_ids, traversal_id, is_update, new_input):
+    """Add the ``new_input`` entries to the input data of several sync points, atomically.
+
+    Returns ``{entity_id: new atomic_key}`` (how many inputs each has merged so far) for
+    the sync points that exist. On PostgreSQL this is one statement that merges the JSON
+    in the database, each row lock held for that statement only; a deadlock between two
+    such statements aborts one of them whole, and it is simply run again. Elsewhere, a
+    locked read-modify-write per sync point.
+    """
+    entity_ids = sorted(str(e) for e in entity_ids)
+    if _SQLITE_LOCK is not None:
+
+        def merge(stored, extra):
+            data = dict(stored.get("input_data", {}))
+            data.update(new_input)
+            return {"input_data": data}, extra
+
+        keys = {}
+        for entity_id in entity_ids:
+            try:
+                keys[entity_id] = sync_point_merge(entity_id, traversal_id, is_update, merge)[2]
+            except exception.EntityNotFound:
+                continue
+        return keys
+    params = {
+        "new": json.dumps(new_input),
+        "now": utcnow(),
+        "entity_ids": entity_ids,
+        "traversal_id": traversal_id,
+        "is_update": is_update,
+    }
+    for attempt in range(10):
+        try:
+            with autocommit() as conn:
+                rows = conn.execute(_PG_ADD_INPUT, params).all()
+            return {row.entity_id: row.atomic_key for row in rows}
+        except sa.exc.OperationalError as exc:
+            if getattr(exc.orig, "pgcode", None) != "40P01" or attempt == 9:
+                raise
 
 
 def sync_point_merge(entity_id, traversal_id, is_update, merge):
@@ -575,13 +673,10 @@ def sync_point_merge(entity_id, traversal_id, is_update, merge):
     The row is read under a row lock (``SELECT ... FOR UPDATE``; SQLite serialises the
     whole transaction), ``merge(input_data, extra_data)`` returns the new pair, which is
     written back with ``atomic_key + 1``. Concurrent callers queue on the lock, so no
-    input is ever lost and nobody spins in a retry loop. Returns the written pair.
+    input is ever lost and nobody spins in a retry loop. Returns the written pair and
+    the new atomic_key.
     """
-    key = (
-        T_SYNC.c.entity_id == str(entity_id),
-        T_SYNC.c.traversal_id == traversal_id,
-        T_SYNC.c.is_update == is_update,
-    )
+    key = _sync_key(entity_id, traversal_id, is_update)
     with transaction() as conn:
         row = conn.execute(
             sa.select(T_SYNC.c.input_data, T_SYNC.c.extra_data, T_SYNC.c.atomic_key)
@@ -601,7 +696,7 @@ def sync_point_merge(entity_id, traversal_id, is_update, merge):
                 updated_at=utcnow(),
             )
         )
-        return input_data, extra_data
+        return input_data, extra_data, row.atomic_key + 1
 
 
 def sync_point_delete_all_by_stack_and_traversal(stack_id, traversal_id):

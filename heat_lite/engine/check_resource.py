@@ -15,6 +15,7 @@ import logging
 import threading
 
 from heat_lite.common import exception
+from heat_lite.db import api as db_api
 from heat_lite.engine import stack as parser
 from heat_lite.engine import sync_point
 from heat_lite.rpc import api as rpc_api
@@ -72,7 +73,10 @@ _facts = _Cache(256)
 
 
 def graph_for(stack):
-    return _graphs.get(stack.current_traversal, lambda: Graph(stack.current_deps))
+    def build():
+        return Graph(stack.current_deps or db_api.stack_deps_get(stack.id))
+
+    return _graphs.get(stack.current_traversal, build)
 
 
 def facts_for(stack):
@@ -126,6 +130,11 @@ class CheckResource:
             rsrc.delete_convergence(stack.t.id, self.engine_id, timeout)
 
     def _propagate(self, cnxt, resource_id, current_traversal, is_update, rsrc, stack):
+        """Send this node's data to every node that requires it (spec §4.10).
+
+        Requirers that get the same data (all update nodes get the resource's node data)
+        are synced in one database round trip.
+        """
         graph = graph_for(stack)
         deps = graph.deps
         key = (resource_id, is_update)
@@ -133,17 +142,24 @@ class CheckResource:
             key = (rsrc.replaces, is_update)
         facts = facts_for(stack) if is_update else None
         node_data = None
+        groups = collections.defaultdict(dict)
+        for req in deps.required_by(key):
+            if req[1]:
+                if node_data is None:
+                    node_data = rsrc.node_data(facts.dep_attrs.get(rsrc.name, ()))
+                data = None
+            elif req[0] != key[0]:
+                data = rsrc.replaced_by if rsrc.replaced_by is not None else resource_id
+            else:
+                data = None
+            groups[(req[1], data)][req[0]] = deps.requires(req)
         try:
-            for req in sorted(deps.required_by(key), key=lambda n: n[1]):
-                if req[1]:
-                    if node_data is None:
-                        node_data = rsrc.node_data(facts.dep_attrs.get(rsrc.name, ()))
-                    data = node_data
-                elif req[0] != key[0]:
-                    data = rsrc.replaced_by if rsrc.replaced_by is not None else resource_id
-                else:
-                    data = None
-                self._sync_and_check(cnxt, req, current_traversal, deps.requires(req), key, data)
+            # cleanup nodes first, as Heat does
+            for (req_is_update, data), targets in sorted(groups.items(), key=_group_order):
+                payload = node_data if req_is_update else data
+                self._sync_and_check(
+                    cnxt, current_traversal, req_is_update, targets, {key: payload}
+                )
             if is_update and rsrc.name in facts.output_resources:
                 if node_data is None:
                     node_data = rsrc.node_data(facts.dep_attrs.get(rsrc.name, ()))
@@ -160,17 +176,22 @@ class CheckResource:
         except exception.EntityNotFound:
             LOG.info("Traversal %s of stack %s was superseded", current_traversal, stack.id)
 
-    def _sync_and_check(self, cnxt, node, traversal, predecessors, sender_key, data):
+    def _sync_and_check(self, cnxt, traversal, is_update, targets, new_data):
         def trigger(entity_id, input_data, failures, skip):
             self._rpc_client.check_resource(
                 cnxt,
-                node[0],
+                int(entity_id),
                 traversal,
                 {"input_data": sync_point.serialize_input_data(input_data)},
-                node[1],
+                is_update,
                 None,
                 skip_propagate=skip,
                 accumulated_failures=failures or None,
             )
 
-        sync_point.sync(node[0], traversal, node[1], predecessors, {sender_key: data}, trigger)
+        sync_point.sync_many(traversal, is_update, targets, new_data, trigger)
+
+
+def _group_order(item):
+    (is_update, data), _targets = item
+    return is_update, str(data)

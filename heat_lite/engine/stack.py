@@ -133,7 +133,6 @@ class Stack:
             tags=tags,
             parent_resource_name=row.parent_resource_name,
             stack_user_project_id=row.stack_user_project_id,
-            current_deps=row.current_deps,
         )
 
     def store(self):

@@ -14,6 +14,7 @@ writes them, ``"tuple:(3, True, 'resource')"``, and parsed back without ``ast``.
 
 import re
 
+from heat_lite.common import exception
 from heat_lite.db import api as db_api
 
 _KEY_RE = re.compile(r"^tuple:\((-?\d+), (True|False), '(\w+)'\)$")
@@ -79,9 +80,40 @@ def sync(
 
     ``callback(entity_id, input_data, resource_failures, skip_propagate)`` receives the
     merged input keyed by node tuples. Raises EntityNotFound when the sync point is gone
-    (the traversal was superseded).
+    (the traversal was superseded). Returns whether the callback ran.
     """
+    if new_failures or is_skip:
+        stored, extra, _ = db_api.sync_point_merge(
+            entity_id, traversal_id, is_update, _merge_with_extra(new_data, new_failures, is_skip)
+        )
+        return _complete(entity_id, predecessors, stored, extra, callback)
+    done = sync_many(traversal_id, is_update, {entity_id: predecessors}, new_data, callback)
+    return entity_id in done
 
+
+def sync_many(traversal_id, is_update, targets, new_data, callback):
+    """``sync`` the same ``new_data`` into several sync points in one database round trip.
+
+    ``targets`` maps entity ids to their predecessors. Returns the entities whose
+    callback ran; raises EntityNotFound if a target's sync point is gone.
+    """
+    counts = db_api.sync_point_add_input(
+        targets, traversal_id, is_update, serialize_input_data(new_data)
+    )
+    done = []
+    for entity_id, predecessors in targets.items():
+        count = counts.get(str(entity_id))
+        if count is None:
+            raise exception.EntityNotFound(entity="Sync Point", name=entity_id)
+        if count < len(predecessors):
+            continue
+        row = db_api.sync_point_get(entity_id, traversal_id, is_update)
+        if _complete(entity_id, predecessors, row.input_data, row.extra_data, callback):
+            done.append(entity_id)
+    return done
+
+
+def _merge_with_extra(new_data, new_failures, is_skip):
     def merge(stored, extra):
         merged = dict(stored.get("input_data", {}))
         merged.update(serialize_input_data(new_data))
@@ -94,8 +126,11 @@ def sync(
             extra["skip_propagate"] = True
         return {"input_data": merged}, (extra or None)
 
-    stored, extra = db_api.sync_point_merge(entity_id, traversal_id, is_update, merge)
-    received = stored["input_data"]
+    return merge
+
+
+def _complete(entity_id, predecessors, stored, extra, callback):
+    received = (stored or {}).get("input_data", {})
     if len(received) < len(predecessors):
         return False
     if any(make_key(p) not in received for p in predecessors):
