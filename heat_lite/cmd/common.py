@@ -19,6 +19,7 @@ from heat_lite.db import api as db_api
 
 
 def prepare(argv, prog, default_config_files=None, transport_url=None):
+    messaging.set_defaults()
     CONF(argv, project="heat", prog=prog, default_config_files=default_config_files or [])
     logging.basicConfig(
         level=logging.INFO,

@@ -6,6 +6,7 @@ server = messaging.get_rpc_server(target, endpoints)
 """
 
 import oslo_messaging
+import oslo_messaging.opts
 from oslo_config import cfg
 from oslo_serialization import jsonutils
 
@@ -38,6 +39,19 @@ class RequestContextSerializer(oslo_messaging.Serializer):
 
     def deserialize_context(self, ctxt):
         return context.RequestContext.from_dict(ctxt)
+
+
+# RPC handlers run on green threads; each holds at most one database connection, so the
+# database pool ([database] max_pool_size) is sized to match.
+EXECUTOR_THREAD_POOL_SIZE = 16
+
+
+def set_defaults():
+    """heat-lite's defaults for oslo.messaging options (call before parsing config)."""
+    for group, opts in oslo_messaging.opts.list_opts():
+        if group in (None, "DEFAULT"):
+            cfg.CONF.register_opts([o for o in opts if o.name == "executor_thread_pool_size"])
+    oslo_messaging.opts.set_defaults(cfg.CONF, executor_thread_pool_size=EXECUTOR_THREAD_POOL_SIZE)
 
 
 def setup(url=None):

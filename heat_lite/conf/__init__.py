@@ -69,10 +69,11 @@ database_opts = [
         secret=True,
         help="SQLAlchemy URL of heat's database (PostgreSQL, or SQLite for the embedded default).",
     ),
-    # Green threads wait for a free connection; a few per process keep PostgreSQL (whose
-    # default max_connections is 100) busy without exhausting it when workers scale out.
-    cfg.IntOpt("max_pool_size", default=5, help="Connections kept in each pool."),
-    cfg.IntOpt("max_overflow", default=5, help="Connections allowed above max_pool_size."),
+    # A connection per RPC handler thread (executor_thread_pool_size, 16 here) and a few
+    # for background work: three processes stay well below PostgreSQL's default
+    # max_connections of 100, and no handler ever waits for a connection.
+    cfg.IntOpt("max_pool_size", default=16, help="Connections kept in the pool."),
+    cfg.IntOpt("max_overflow", default=4, help="Connections allowed above max_pool_size."),
 ]
 
 heat_api_opts = [

@@ -42,12 +42,13 @@ T_SERVICE = models.Service.__table__
 utcnow = models.utcnow
 
 
-def configure(url, max_pool_size=5, max_overflow=5):
+def configure(url, max_pool_size=16, max_overflow=4):
     """Create the process-wide engines for ``url`` (replacing any previous ones).
 
     PostgreSQL gets two pools: one whose connections run in autocommit mode, for the
     single statements that make up most of the traffic (one round trip each, no
-    BEGIN/COMMIT), and one for multi-statement transactions.
+    BEGIN/COMMIT), sized for every RPC handler thread to hold one; and a small one for
+    multi-statement transactions, which may grow as far when needed.
     """
     global _ENGINE, _AUTOCOMMIT_ENGINE, _SQLITE_LOCK
     dispose()
@@ -58,9 +59,14 @@ def configure(url, max_pool_size=5, max_overflow=5):
         _AUTOCOMMIT_ENGINE = _ENGINE
         _SQLITE_LOCK = threading.RLock()
     else:
-        sizes = {"pool_size": max_pool_size, "max_overflow": max_overflow, "pool_recycle": 3600}
-        _ENGINE = sa.create_engine(url, **sizes)
-        _AUTOCOMMIT_ENGINE = sa.create_engine(url, isolation_level="AUTOCOMMIT", **sizes)
+        _ENGINE = sa.create_engine(url, pool_size=2, max_overflow=max_pool_size, pool_recycle=3600)
+        _AUTOCOMMIT_ENGINE = sa.create_engine(
+            url,
+            isolation_level="AUTOCOMMIT",
+            pool_size=max_pool_size,
+            max_overflow=max_overflow,
+            pool_recycle=3600,
+        )
         _SQLITE_LOCK = None
     return _ENGINE
 
@@ -617,12 +623,19 @@ def sync_point_get(entity_id, traversal_id, is_update):
     return _one(sa.select(T_SYNC).where(*_sync_key(entity_id, traversal_id, is_update)))
 
 
+# Rows are locked in entity order first (the CTE), so two senders updating overlapping
+# sets of sync points queue behind each other instead of deadlocking.
 _PG_ADD_INPUT = sa.text(
-    "UPDATE sync_point SET input_data = jsonb_set(input_data::jsonb, '{input_data}', "
-    "COALESCE(input_data::jsonb -> 'input_data', '{}'::jsonb) || CAST(:new AS jsonb))::text, "
-    "atomic_key = atomic_key + 1, updated_at = :now "
-    "WHERE entity_id IN :entity_ids AND traversal_id = :traversal_id "
-    "AND is_update = :is_update RETURNING entity_id, atomic_key"
+    "WITH locked AS (SELECT entity_id FROM sync_point WHERE entity_id IN :entity_ids "
+    "AND traversal_id = :traversal_id AND is_update = :is_update "
+    "ORDER BY entity_id FOR UPDATE) "
+    "UPDATE sync_point SET input_data = jsonb_set(sync_point.input_data::jsonb, '{input_data}', "
+    "COALESCE(sync_point.input_data::jsonb -> 'input_data', '{}'::jsonb) "
+    "|| CAST(:new AS jsonb))::text, "
+    "atomic_key = sync_point.atomic_key + 1, updated_at = :now FROM locked "
+    "WHERE sync_point.entity_id = locked.entity_id AND sync_point.traversal_id = :traversal_id "
+    "AND sync_point.is_update = :is_update "
+    "RETURNING sync_point.entity_id, sync_point.atomic_key"
 ).bindparams(sa.bindparam("entity_ids", expanding=True))
 
 
@@ -631,9 +644,8 @@ def sync_point_add_input(entity_ids, traversal_id, is_update, new_input):
 
     Returns ``{entity_id: new atomic_key}`` (how many inputs each has merged so far) for
     the sync points that exist. On PostgreSQL this is one statement that merges the JSON
-    in the database, each row lock held for that statement only; a deadlock between two
-    such statements aborts one of them whole, and it is simply run again. Elsewhere, a
-    locked read-modify-write per sync point.
+    in the database, taking the row locks in entity order and holding them for that
+    statement only. Elsewhere, a locked read-modify-write per sync point.
     """
     entity_ids = sorted(str(e) for e in entity_ids)
     if _SQLITE_LOCK is not None:
@@ -657,14 +669,9 @@ def sync_point_add_input(entity_ids, traversal_id, is_update, new_input):
         "traversal_id": traversal_id,
         "is_update": is_update,
     }
-    for attempt in range(10):
-        try:
-            with autocommit() as conn:
-                rows = conn.execute(_PG_ADD_INPUT, params).all()
-            return {row.entity_id: row.atomic_key for row in rows}
-        except sa.exc.OperationalError as exc:
-            if getattr(exc.orig, "pgcode", None) != "40P01" or attempt == 9:
-                raise
+    with autocommit() as conn:
+        rows = conn.execute(_PG_ADD_INPUT, params).all()
+    return {row.entity_id: row.atomic_key for row in rows}
 
 
 def sync_point_merge(entity_id, traversal_id, is_update, merge):
