@@ -206,7 +206,11 @@ class Stack:
         self.parameters.validate(validate_value=True)
         for defn in self.definitions.values():
             defn.validate()
-            cls = resources.get_class(defn.resource_type)
+            try:
+                cls = resources.get_class(defn.resource_type)
+            except exception.ResourceTypeNotFound as exc:
+                # Heat reports this as a plain validation failure
+                raise exception.StackValidationFailed(message=exc.error_message)
             if cls.validate_properties:
                 defn.properties(cls.properties_schema).validate(with_value=True)
         for output in self.t.outputs(self).values():
