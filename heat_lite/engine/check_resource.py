@@ -72,9 +72,16 @@ _graphs = _Cache(64)
 _facts = _Cache(256)
 
 
+class GraphNotReady(Exception):
+    """The stack's stored graph is not (yet) the one of its current traversal."""
+
+
 def graph_for(stack):
     def build():
-        return Graph(stack.current_deps or db_api.stack_deps_get(stack.id))
+        current_deps = stack.current_deps or db_api.stack_deps_get(stack.id) or {}
+        if current_deps.get("traversal") != stack.current_traversal:
+            raise GraphNotReady(stack.current_traversal)
+        return Graph(current_deps)
 
     return _graphs.get(stack.current_traversal, build)
 
@@ -135,9 +142,13 @@ class CheckResource:
         Requirers that get the same data (all update nodes get the resource's node data)
         are synced in one database round trip.
         """
-        graph = graph_for(stack)
-        deps = graph.deps
         key = (resource_id, is_update)
+        try:
+            graph = graph_for(stack)
+        except GraphNotReady:
+            self.retrigger(cnxt, current_traversal, key, stack)
+            return
+        deps = graph.deps
         if key not in deps and rsrc.replaces is not None:
             key = (rsrc.replaces, is_update)
         facts = facts_for(stack) if is_update else None
@@ -174,7 +185,38 @@ class CheckResource:
                     lambda *args: stack.mark_complete(),
                 )
         except exception.EntityNotFound:
-            LOG.info("Traversal %s of stack %s was superseded", current_traversal, stack.id)
+            self.retrigger(cnxt, current_traversal, key, stack)
+
+    def retrigger(self, cnxt, old_traversal, key, stack):
+        """The traversal was superseded while this node ran: hand it to the new one.
+
+        The node's place in the new graph (update node if there is one, else cleanup)
+        records itself at its own sync point; if all its requirements have reported
+        there already (so its message came while it was busy here and was dropped),
+        it is cast again; otherwise it is triggered normally when the last one reports.
+        """
+        row = db_api.stack_get(stack.id, show_deleted=True)
+        if row is None or row.current_traversal in (old_traversal, "", None):
+            return
+        latest = parser.Stack.load(cnxt, row=row)
+        try:
+            deps = graph_for(latest).deps
+        except GraphNotReady:
+            return  # its own leaves will reach this node
+        node = (key[0], True) if (key[0], True) in deps else (key[0], False)
+        if node not in deps:
+            return
+        LOG.info("Re-triggering %s in traversal %s", node, latest.current_traversal)
+        try:
+            self._sync_and_check(
+                cnxt,
+                latest.current_traversal,
+                node[1],
+                {node[0]: deps.requires(node)},
+                {node: None},
+            )
+        except exception.EntityNotFound:
+            pass
 
     def _sync_and_check(self, cnxt, traversal, is_update, targets, new_data):
         def trigger(entity_id, input_data, failures, skip):

@@ -41,8 +41,10 @@ def deps_from_json(current_deps):
     return deps
 
 
-def deps_to_json(deps):
-    return {"edges": [[list(a), list(b) if b is not None else None] for a, b in deps.edges()]}
+def deps_to_json(deps, traversal):
+    """Heat's ``{"edges": [...]}``, plus the traversal the graph belongs to."""
+    edges = [[list(a), list(b) if b is not None else None] for a, b in deps.edges()]
+    return {"edges": edges, "traversal": traversal}
 
 
 class Stack:
@@ -322,7 +324,7 @@ class Stack:
     def _converge_create_or_update(self):
         ids = self._update_or_store_resources()
         deps = self._compute_convg_dependencies(ids)
-        self.current_deps = deps_to_json(deps)
+        self.current_deps = deps_to_json(deps, self.current_traversal)
         if not db_api.stack_update(
             self.id, {"current_deps": self.current_deps}, exp_trvsl=self.current_traversal
         ):

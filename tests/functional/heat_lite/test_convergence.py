@@ -179,3 +179,19 @@ def test_invalid_templates_are_rejected_and_nothing_is_stored(heat, template, er
         heat.client.create_stack(heat.ctx, "bad", template, params, {}, {})
     assert message in str(err.value)
     assert heat.client.list_stacks(heat.ctx) == []
+
+
+def test_delete_while_create_is_in_progress(heat):
+    tmpl = _template(
+        {
+            "slow%d" % i: {"type": "OS::Heat::TestResource", "properties": {"wait_secs": 1}}
+            for i in range(3)
+        }
+        | {"after": {"type": "OS::Heat::None", "depends_on": ["slow0", "slow1", "slow2"]}}
+    )
+    ident = heat.client.create_stack(heat.ctx, "busy", tmpl, {}, {}, {})
+    time.sleep(0.3)  # the slow resources are being created (and locked) now
+    heat.client.delete_stack(heat.ctx, ident)
+    stack = _wait(heat, ident, {"DELETE_COMPLETE", "DELETE_FAILED"})
+    assert stack["stack_status_reason"] == "Stack DELETE completed successfully"
+    assert heat.client.list_stack_resources(heat.ctx, ident) == []
