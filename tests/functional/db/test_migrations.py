@@ -3,10 +3,10 @@ on SQLite and on the real PostgreSQL."""
 
 import pytest
 import sqlalchemy as sa
-from alembic import autogenerate
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
+from alembic import autogenerate
 from heat_lite.cmd import manage
 from heat_lite.db import models
 from tests.fixtures import services
