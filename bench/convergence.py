@@ -23,6 +23,11 @@ from heatclient import client as heat_client  # noqa: E402
 from tests.fixtures import services  # noqa: E402
 
 
+# 1000 layers lists 100 depends_on names per resource: 850 KB, over Heat's default
+# max_template_size (512 KB), so the benchmark's services allow larger templates.
+BENCH_DEFAULTS = {"max_template_size": 4194304, "max_json_body_size": 8388608}
+
+
 def template(n, shape):
     resources = {}
     if shape == "wide":
@@ -81,7 +86,9 @@ def with_services(workers, body):
         services.isolated_backends() as (db_url, transport_url),
         tempfile.TemporaryDirectory() as workdir,
     ):
-        heat = services.HeatProcesses(workdir, db_url, transport_url, workers=workers)
+        heat = services.HeatProcesses(
+            workdir, db_url, transport_url, workers=workers, defaults=BENCH_DEFAULTS
+        )
         heat.start()
         try:
             return body(heat_client.Client("1", endpoint=heat.endpoint, token="bench"))

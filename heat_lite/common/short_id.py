@@ -8,15 +8,14 @@ import uuid
 
 
 def get_id(source_uuid):
-    """The first 12 characters of the base32 encoding of the UUID's 60 low-order bits."""
+    """12 lowercase base32 characters from the 60 random bits of a v4 UUID's time field."""
     if isinstance(source_uuid, str):
         source_uuid = uuid.UUID(source_uuid)
     if source_uuid.version != 4:
         raise ValueError("Invalid UUID version (%d)" % source_uuid.version)
-    # The time_low field is random in a v4 UUID; take 60 bits starting there.
-    random_bytes = (source_uuid.int & ((1 << 60) - 1)).to_bytes(8, "big")
-    encoded = base64.b32encode(random_bytes).decode("ascii").lower()
-    return encoded[-12:]
+    # 60 bits, left-aligned in 8 bytes: the first 12 base32 characters are exactly them
+    random_bytes = (source_uuid.time << 4).to_bytes(8, "big")
+    return base64.b32encode(random_bytes)[:12].decode("ascii").lower()
 
 
 def generate_id():
