@@ -22,7 +22,6 @@ from heatclient import client as heat_client  # noqa: E402
 
 from tests.fixtures import services  # noqa: E402
 
-
 # 1000 layers lists 100 depends_on names per resource: 850 KB, over Heat's default
 # max_template_size (512 KB), so the benchmark's services allow larger templates.
 BENCH_DEFAULTS = {"max_template_size": 4194304, "max_json_body_size": 8388608}
