@@ -91,8 +91,22 @@ revision_opts = [
     cfg.StrOpt("heat_revision", default="unknown", help="Revision shown by build_info."),
 ]
 
+yaql_opts = [
+    cfg.IntOpt(
+        "limit_iterators",
+        default=200,
+        help="The maximum number of elements in collection expression can take for its evaluation.",
+    ),
+    cfg.IntOpt(
+        "memory_quota",
+        default=10000,
+        help="The maximum size of memory in bytes that expression can take for its evaluation.",
+    ),
+]
+
 CONF.register_opts(default_opts)
 CONF.register_opts(database_opts, group="database")
 CONF.register_opts(heat_api_opts, group="heat_api")
 CONF.register_opts(noauth_opts, group="noauth")
 CONF.register_opts(revision_opts, group="revision")
+CONF.register_opts(yaql_opts, group="yaql")

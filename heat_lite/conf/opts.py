@@ -10,4 +10,5 @@ def list_opts():
         ("heat_api", conf.heat_api_opts),
         ("noauth", conf.noauth_opts),
         ("revision", conf.revision_opts),
+        ("yaql", conf.yaql_opts),
     ]

@@ -25,6 +25,7 @@ from heat_lite.db import models
 
 _ENGINE = None
 _AUTOCOMMIT_ENGINE = None
+_GENERATION = 0
 _SQLITE_LOCK = None
 
 T_RAW = models.RawTemplate.__table__
@@ -50,8 +51,9 @@ def configure(url, max_pool_size=16, max_overflow=4):
     BEGIN/COMMIT), sized for every RPC handler thread to hold one; and a small one for
     multi-statement transactions, which may grow as far when needed.
     """
-    global _ENGINE, _AUTOCOMMIT_ENGINE, _SQLITE_LOCK
+    global _ENGINE, _AUTOCOMMIT_ENGINE, _SQLITE_LOCK, _GENERATION
     dispose()
+    _GENERATION += 1
     if url.startswith("sqlite"):
         _ENGINE = sa.create_engine(
             url, connect_args={"check_same_thread": False}, poolclass=pool.StaticPool
@@ -69,6 +71,11 @@ def configure(url, max_pool_size=16, max_overflow=4):
         )
         _SQLITE_LOCK = None
     return _ENGINE
+
+
+def generation():
+    """Changes whenever the database is reconfigured: part of every cache key of ids."""
+    return _GENERATION
 
 
 def get_engine():
@@ -240,6 +247,13 @@ def stack_get_by_name(tenant, name):
     )
 
 
+def stack_tags_set(stack_id, tags):
+    with transaction() as conn:
+        conn.execute(T_TAG.delete().where(T_TAG.c.stack_id == stack_id))
+        if tags:
+            conn.execute(T_TAG.insert(), [{"stack_id": stack_id, "tag": t} for t in tags])
+
+
 def stack_tags_get(stack_ids):
     """{stack_id: [tag, ...]} for the given stacks (missing ids have no tags)."""
     if not stack_ids:
@@ -336,9 +350,13 @@ def stack_get_all(
         direction = sort_dir or "asc"
     keys.append(T_STACK.c.id)
     order = [k.desc() if direction == "desc" else k.asc() for k in keys]
-    rows = _all(stmt.order_by(*order))
+    return _page(_all(stmt.order_by(*order)), marker, limit, "id")
+
+
+def _page(rows, marker, limit, key):
+    """The rows after the one whose ``key`` is ``marker``, at most ``limit`` of them."""
     if marker:
-        ids = [r.id for r in rows]
+        ids = [getattr(r, key) for r in rows]
         if marker in ids:
             rows = rows[ids.index(marker) + 1 :]
     if limit is not None:
@@ -461,6 +479,49 @@ def resource_update_and_event(resource_id, values, atomic_key, expected_engine_i
             return False
         conn.execute(T_EVENT.insert().values(**event))
         return True
+
+
+def resource_make_replacement(old_id, atomic_key, template_id, requires, event):
+    """Insert an INIT row replacing ``old_id`` and link the two, in one transaction.
+
+    The old row must be unlocked and at ``atomic_key`` (else None is returned and nothing
+    is written); ``event`` is recorded on it.
+    """
+    with transaction() as conn:
+        old = conn.execute(sa.select(T_RSRC).where(T_RSRC.c.id == old_id)).first()
+        if old is None:
+            return None
+        new_id = conn.execute(
+            T_RSRC.insert().values(
+                uuid=str(uuid.uuid4()),
+                name=old.name,
+                stack_id=old.stack_id,
+                root_stack_id=old.root_stack_id,
+                action="INIT",
+                status="COMPLETE",
+                status_reason="",
+                replaces=old_id,
+                requires=requires,
+                needed_by=[],
+                current_template_id=template_id,
+                atomic_key=0,
+                created_at=utcnow(),
+            )
+        ).inserted_primary_key[0]
+        linked = conn.execute(
+            T_RSRC.update()
+            .where(
+                T_RSRC.c.id == old_id,
+                T_RSRC.c.atomic_key == atomic_key,
+                T_RSRC.c.engine_id.is_(None),
+            )
+            .values(replaced_by=new_id, atomic_key=atomic_key + 1)
+        ).rowcount
+        if not linked:
+            conn.rollback()
+            return None
+        conn.execute(T_EVENT.insert().values(**_event_values(event)))
+        return new_id
 
 
 def resource_delete(resource_id):
@@ -587,14 +648,7 @@ def event_get_all_by_stacks(
     direction = sort_dir or ("asc" if sort_keys else "desc")
     keys.append(T_EVENT.c.id)
     stmt = stmt.order_by(*[k.desc() if direction == "desc" else k.asc() for k in keys])
-    rows = _all(stmt)
-    if marker:
-        ids = [r.uuid for r in rows]
-        if marker in ids:
-            rows = rows[ids.index(marker) + 1 :]
-    if limit is not None:
-        rows = rows[: int(limit)]
-    return rows
+    return _page(_all(stmt), marker, limit, "uuid")
 
 
 # sync_point -----------------------------------------------------------------------------

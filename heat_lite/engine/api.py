@@ -5,7 +5,10 @@ The API's views turn these into the REST bodies of spec/heat-api.md §5.
     format_stack(stack, outputs=[...])  -> {'stack_identity': {...}, 'stack_name': ..., ...}
 """
 
+import datetime
+
 from heat_lite.common import identifier
+from heat_lite.engine import constraints
 from heat_lite.rpc import api as rpc_api
 
 
@@ -114,3 +117,130 @@ def format_event(row, stack):
         "resource_type": row.resource_type,
         "resource_properties": {},
     }
+
+
+# -- validate_template: one parameter in the CFN-style names of Heat's validate result ----
+
+_VALIDATE_PARAM_TYPES = {
+    "string": "String",
+    "number": "Number",
+    "comma_delimited_list": "CommaDelimitedList",
+    "json": "Json",
+    "boolean": "Boolean",
+}
+
+
+def _validate_param_constraints(schema):
+    """The constraint keys (MinLength, AllowedValues, ...) and ConstraintDescription."""
+    result, descriptions = {}, []
+    for c in schema.constraints:
+        if isinstance(c, constraints.Length):
+            pairs = (("MinLength", c.min), ("MaxLength", c.max))
+        elif isinstance(c, constraints.Range):
+            pairs = (("MinValue", c.min), ("MaxValue", c.max))
+        elif isinstance(c, constraints.Modulo):
+            pairs = (("Step", c.step), ("Offset", c.offset))
+        elif isinstance(c, constraints.AllowedValues):
+            pairs = (("AllowedValues", list(c.allowed)),)
+        elif isinstance(c, constraints.AllowedPattern):
+            pairs = (("AllowedPattern", c.pattern),)
+        elif isinstance(c, constraints.CustomConstraint):
+            pairs = (("CustomConstraint", c.name),)
+        else:
+            pairs = ()
+        result.update((k, v) for k, v in pairs if v is not None)
+        if c.description:
+            descriptions.append(c.description)
+    if descriptions:
+        result["ConstraintDescription"] = " ".join(descriptions)
+    return result
+
+
+def format_validate_parameter(param):
+    """A parameters.Parameter -> ``{"Type": "String", "Description", "NoEcho", "Label", ...}``.
+
+    ``Value`` is the user's value, shown only when truthy (hidden ones too), as Heat does.
+    """
+    schema = param.schema
+    result = {
+        "Type": _VALIDATE_PARAM_TYPES.get(schema.type, schema.type),
+        "Description": param.description(),
+        "NoEcho": "true" if param.hidden() else "false",
+        "Label": param.label(),
+    }
+    if param.has_default():
+        result["Default"] = param.default()
+    if param.user_value:
+        result["Value"] = param.user_value
+    if param.tags():
+        result["Tags"] = param.tags()
+    result.update(_validate_param_constraints(schema))
+    return result
+
+
+# -- services -----------------------------------------------------------------------------
+
+
+def _service_time(value):
+    """Naive ISO with microseconds (``2026-11-25T22:13:17.250994``), as Heat's services show."""
+    return value.strftime("%Y-%m-%dT%H:%M:%S.%f") if value is not None else None
+
+
+def format_service(row, now):
+    """A ``service`` row; ``up`` if it reported within two report intervals of ``now``."""
+    last_updated = row.updated_at or row.created_at
+    up = (now - last_updated).total_seconds() <= 2 * row.report_interval
+    return {
+        "id": row.id,
+        "binary": row.binary,
+        "engine_id": row.engine_id,
+        "host": row.host,
+        "hostname": row.hostname,
+        "topic": row.topic,
+        "report_interval": row.report_interval,
+        "created_at": _service_time(row.created_at),
+        "updated_at": _service_time(row.updated_at),
+        "deleted_at": _service_time(row.deleted_at),
+        "status": "up" if up else "down",
+    }
+
+
+# -- preview_stack -------------------------------------------------------------------------
+
+
+def format_resource_preview(stack, defn, attribute_names, properties, required_by):
+    """A resource a create would make: INIT_COMPLETE, no physical id, no times (spec §5.6)."""
+    ident = stack.identifier()
+    rsrc_ident = identifier.ResourceIdentifier(resource_name=defn.name, **ident)
+    return {
+        "updated_time": None,
+        "creation_time": None,
+        "resource_name": defn.name,
+        "physical_resource_id": "",
+        "resource_action": rpc_api.INIT,
+        "resource_status": rpc_api.COMPLETE,
+        "resource_status_reason": "",
+        "resource_type": defn.resource_type,
+        "resource_identity": dict(rsrc_ident),
+        "stack_identity": dict(ident),
+        "stack_name": stack.name,
+        "required_by": required_by,
+        "description": defn.description,
+        "metadata": defn.metadata(),
+        "attributes": dict.fromkeys(attribute_names),
+        "properties": properties,
+    }
+
+
+def format_stack_preview(stack, parameters, resources):
+    """The stack of a preview: no state keys, id ``None``, outputs without values yet."""
+    outputs = [format_stack_output(o) for o in stack.t.outputs(stack).values()]
+    info = format_stack(stack, outputs)
+    for key in (rpc_api.STACK_ACTION, rpc_api.STACK_STATUS, rpc_api.STACK_STATUS_DATA):
+        del info[key]
+    info[rpc_api.STACK_CREATION_TIME] = heat_timestamp(datetime.datetime.now(datetime.UTC))
+    info[rpc_api.STACK_PARAMETERS] = parameters
+    # assigned when a stack is stored; a preview has none yet
+    info[rpc_api.STACK_USER_PROJECT_ID] = None
+    info["resources"] = resources
+    return info

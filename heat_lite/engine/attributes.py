@@ -59,3 +59,37 @@ def select_from_attribute(attribute_value, path):
         return functools.reduce(component, path, attribute_value)
     except (KeyError, IndexError, TypeError):
         return None
+
+
+# Every resource type has these besides its own (heat/engine/resource.py).
+BASE_ATTRIBUTES_SCHEMA = {
+    SHOW_ATTR: Schema(
+        "Detailed information about resource.", type=Schema.MAP, cache_mode=Schema.CACHE_NONE
+    ),
+}
+
+
+def as_outputs(resource_name, attributes_schema, template_type="cfn"):
+    """Provider-template outputs for ``attributes_schema``, plus ``OS::stack_id``.
+
+    as_outputs('R', {'a': Schema('A')}, 'hot')
+    -> {'a': {'value': {'get_attr': ['R', 'a']}, 'description': 'A'},
+        'OS::stack_id': {'value': {'get_resource': 'R'}}}
+    """
+    outputs = {}
+    for name, schema in attributes_schema.items():
+        if template_type == "hot":
+            outputs[name] = {
+                "value": {"get_attr": [resource_name, name]},
+                "description": schema.description,
+            }
+        else:
+            outputs[name] = {
+                "Value": {"Fn::GetAtt": [resource_name, name]},
+                "Description": schema.description,
+            }
+    if template_type == "hot":
+        outputs["OS::stack_id"] = {"value": {"get_resource": resource_name}}
+    else:
+        outputs["OS::stack_id"] = {"Value": {"Ref": resource_name}}
+    return outputs

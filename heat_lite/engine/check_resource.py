@@ -87,7 +87,7 @@ def graph_for(stack):
 
 
 def facts_for(stack):
-    return _facts.get(stack.t.id, lambda: TemplateFacts(stack))
+    return _facts.get((db_api.generation(), stack.t.id), lambda: TemplateFacts(stack))
 
 
 class CheckResource:
@@ -112,6 +112,9 @@ class CheckResource:
         if not skip_propagate:
             try:
                 self._act(rsrc, stack, is_update)
+            except exception.UpdateReplace:
+                self._replace(cnxt, rsrc, stack, current_traversal)
+                return
             except exception.ResourceFailure as failure:
                 reason = "Resource %s failed: %s" % (failure.action, failure)
                 stack.mark_failed(reason)
@@ -132,9 +135,29 @@ class CheckResource:
             if rsrc.action == rpc_api.INIT:
                 rsrc.create_convergence(stack.t.id, requires, self.engine_id, timeout)
             else:
-                rsrc.update_convergence(stack.t.id, requires, self.engine_id, timeout)
+                rsrc.update_convergence(
+                    stack.t.id, requires, self.engine_id, timeout, stack.definition(rsrc.name)
+                )
         else:
             rsrc.delete_convergence(stack.t.id, self.engine_id, timeout)
+
+    def _replace(self, cnxt, rsrc, stack, current_traversal):
+        """Create the replacement (spec §4.7); it reports under the old node's key."""
+        requires = {data["id"] for data in stack.node_data.values()}
+        try:
+            new_id = rsrc.make_replacement(stack.t.id, requires)
+        except exception.UpdateInProgress:
+            LOG.info("Resource %s changed under us; not replacing it now", rsrc.name)
+            return
+        input_data = {(data["id"], True): data for data in stack.node_data.values()}
+        self._rpc_client.check_resource(
+            cnxt,
+            new_id,
+            current_traversal,
+            {"input_data": sync_point.serialize_input_data(input_data)},
+            True,
+            None,
+        )
 
     def _propagate(self, cnxt, resource_id, current_traversal, is_update, rsrc, stack):
         """Send this node's data to every node that requires it (spec §4.10).

@@ -60,9 +60,15 @@ def _merge_into(target, env):
     target[EVENT_SINKS].extend(env.get(EVENT_SINKS) or [])
 
 
-def merge(params, files, environment_files=None):
-    """The stored environment: environment files (in order), then the request's own."""
+def merge(params, files, environment_files=None, base=None, clear_parameters=()):
+    """The stored environment: ``base`` (a PATCH update keeps the stack's) less the
+    cleared parameters, then the environment files in order, then the request's own."""
     result = empty()
+    if base:
+        _merge_into(result, {k: v for k, v in base.items() if v is not None})
+        for name in clear_parameters or ():
+            result[PARAMETERS].pop(name, None)
+            result[PARAMETER_DEFAULTS].pop(name, None)
     for name in environment_files or []:
         if name not in files:
             raise exception.NotFound("Environment file %s not found in files" % name)

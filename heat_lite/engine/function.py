@@ -15,8 +15,9 @@ worker's lightweight stack implement it; tests use a small fake):
 
 * ``stack.t`` -- the ``Template`` (used by conditions and ``if``).
 * ``stack.parameters`` -- the ``Parameters`` mapping (``get_param``).
-* ``stack.has_resource(name) -> bool`` -- whether an (enabled) resource of that name
-  exists; references to anything else are ``InvalidTemplateReference``.
+* ``stack.has_resource(name) -> bool`` -- whether the template defines a resource of
+  that name; references to anything else are ``InvalidTemplateReference`` (and CFN's
+  ``Ref`` of any other name is a parameter reference).
 * ``stack.resource_reference(name) -> str | None`` -- ``get_resource``.
 * ``stack.resource_attribute(name, attr, *path)`` -- ``get_attr``: the value of ``attr``
   selected along ``path`` (``attributes.select_from_attribute`` does the selecting;
@@ -25,6 +26,8 @@ worker's lightweight stack implement it; tests use a small fake):
 * ``stack.all_resource_attributes(name) -> dict | None`` -- ``get_attr: [name]``.
 * ``stack.resource_attribute_names(name) -> set | None`` -- the attribute names valid
   for that resource's type, None when unknown (then any name is accepted).
+* optional ``stack.parent_resource`` -- for a nested stack, the resource it implements
+  (``metadata_get()`` and ``t``, its ResourceDefinition); ``resource_facade`` reads it.
 * optional ``stack.resource_in_init(name) -> bool`` -- True while that resource has
   not been created; property values that depend on one are not checked against the
   schema during validation (Heat does the same).
@@ -155,17 +158,9 @@ class Removed(Function):
         return {self.fn_name: self.args}
 
 
-class NotImplementedYet(Function):
-    """A function Heat has for this version that heat-lite does not implement yet."""
-
-    def _fail(self):
-        raise exception.NotSupported(feature='The template function "%s"' % self.fn_name)
-
-    def validate(self):
-        self._fail()
-
-    def result(self):
-        self._fail()
+def is_list(value):
+    """A list-like argument: a Sequence that is not a string."""
+    return isinstance(value, collections.abc.Sequence) and not isinstance(value, str)
 
 
 def _is_list(snippet):

@@ -51,7 +51,7 @@ def _num(cdef, key):
     return None if value is None else constr.str_to_num(value)
 
 
-def _check_dict(schema_dict, allowed_keys, entity):
+def check_dict(schema_dict, allowed_keys, entity):
     if not isinstance(schema_dict, dict):
         raise exception.InvalidSchemaError(message="Invalid %s, expected a mapping" % entity)
     for key in schema_dict:
@@ -131,7 +131,7 @@ class Schema(constr.Schema):
 
     @classmethod
     def from_dict(cls, param_name, schema_dict):
-        _check_dict(schema_dict, cls.KEYS, "parameter (%s)" % param_name)
+        check_dict(schema_dict, cls.KEYS, "parameter (%s)" % param_name)
         if cls.TYPE not in schema_dict:
             raise exception.InvalidSchemaError(
                 message="Missing parameter type for parameter: %s" % param_name
@@ -162,17 +162,17 @@ class Schema(constr.Schema):
                 % param_name
             )
         for cdef in defs:
-            _check_dict(cdef, CONSTRAINT_KEYS, "parameter constraints")
+            check_dict(cdef, CONSTRAINT_KEYS, "parameter constraints")
             yield cls._constraint_from_def(cdef)
 
     @classmethod
     def _constraint_from_def(cls, cdef):
         desc = cdef.get(DESCRIPTION)
         if RANGE in cdef:
-            _check_dict(cdef[RANGE], RANGE_KEYS, "range constraint")
+            check_dict(cdef[RANGE], RANGE_KEYS, "range constraint")
             return constr.Range(_num(cdef[RANGE], "min"), _num(cdef[RANGE], "max"), desc)
         if LENGTH in cdef:
-            _check_dict(cdef[LENGTH], RANGE_KEYS, "length constraint")
+            check_dict(cdef[LENGTH], RANGE_KEYS, "length constraint")
             return constr.Length(_num(cdef[LENGTH], "min"), _num(cdef[LENGTH], "max"), desc)
         if ALLOWED_VALUES in cdef:
             return constr.AllowedValues(cdef[ALLOWED_VALUES], desc)
@@ -189,7 +189,7 @@ class Schema20170224(Schema):
     @classmethod
     def _constraint_from_def(cls, cdef):
         if MODULO in cdef:
-            _check_dict(cdef[MODULO], MODULO_KEYS, "modulo constraint")
+            check_dict(cdef[MODULO], MODULO_KEYS, "modulo constraint")
             return constr.Modulo(
                 _num(cdef[MODULO], "step"), _num(cdef[MODULO], "offset"), cdef.get(DESCRIPTION)
             )
@@ -347,24 +347,26 @@ class JsonParam(_ParsedParam):
         return json.dumps(value)
 
 
-_PARAM_CLASSES = {
-    Schema.STRING: StringParam,
-    Schema.NUMBER: NumberParam,
-    Schema.LIST: CommaDelimitedListParam,
-    Schema.MAP: JsonParam,
-    Schema.BOOLEAN: BooleanParam,
-}
-
-
 def make_parameter(name, schema, value=None):
-    """A Parameter of the class matching ``schema.type``."""
-    return _PARAM_CLASSES[schema.type](name, schema, value)
+    """A Parameter of the class matching ``schema.type`` (HOT or CFN type names)."""
+    classes = {
+        schema.STRING: StringParam,
+        schema.NUMBER: NumberParam,
+        schema.LIST: CommaDelimitedListParam,
+        schema.MAP: JsonParam,
+        schema.BOOLEAN: BooleanParam,
+    }
+    return classes[schema.type](name, schema, value)
 
 
 class Parameters(collections.abc.Mapping):
-    """The parameters of a stack, name -> typed value; ``.params`` holds the objects."""
+    """The parameters of a stack, name -> typed value; ``.params`` holds the objects.
+
+    HOT's pseudo parameters; CFN templates use ``cfn.parameters.CfnParameters``.
+    """
 
     PSEUDO_PARAMETERS = PSEUDO_PARAMETERS
+    PARAM_STACK_ID = PARAM_STACK_ID
 
     def __init__(self, stack_identifier, tmpl, user_params=None, param_defaults=None):
         self.tmpl = tmpl
@@ -373,7 +375,7 @@ class Parameters(collections.abc.Mapping):
         self.params = {p.name: p for p in self._pseudo_parameters(stack_identifier)}
         for name, schema in schemata.items():
             self.params[name] = make_parameter(name, schema, self.user_params.get(name))
-        self.non_pseudo_param_keys = [p for p in self.params if p not in PSEUDO_PARAMETERS]
+        self.non_pseudo_param_keys = [p for p in self.params if p not in self.PSEUDO_PARAMETERS]
         for name, default in (param_defaults or {}).items():
             if name in self.params:
                 self.params[name].set_default(default)
@@ -415,8 +417,12 @@ class Parameters(collections.abc.Mapping):
     def set_stack_id(self, stack_identifier):
         if stack_identifier is None:
             return False
-        self.params[PARAM_STACK_ID].schema.set_default(stack_identifier.stack_id)
+        self.params[self.PARAM_STACK_ID].schema.set_default(self._stack_id(stack_identifier))
         return True
+
+    @staticmethod
+    def _stack_id(stack_identifier):
+        return stack_identifier.stack_id
 
     def immutable_params_modified(self, new_parameters, input_params):
         """Names of immutable parameters an update would change, or None."""

@@ -344,3 +344,94 @@ class Properties(collections.abc.Mapping):
 
     def __len__(self):
         return len(self.props)
+
+
+# -- provider templates: a type's properties as template parameters -----------------------
+# (GET /resource_types/{type}/template, heat/engine/properties.py). A property of type
+# Any has no parameter type: the lookup fails with KeyError, as in Heat (a 500).
+
+_CFN_PARAM_TYPES = {
+    Schema.INTEGER: "Number",
+    Schema.STRING: "String",
+    Schema.NUMBER: "Number",
+    Schema.BOOLEAN: "Boolean",
+    Schema.MAP: "Json",
+    Schema.LIST: "CommaDelimitedList",
+}
+_HOT_PARAM_TYPES = {
+    Schema.INTEGER: "number",
+    Schema.STRING: "string",
+    Schema.NUMBER: "number",
+    Schema.BOOLEAN: "boolean",
+    Schema.MAP: "json",
+    Schema.LIST: "comma_delimited_list",
+}
+
+
+def _cfn_param_def(schema):
+    param = {"Type": _CFN_PARAM_TYPES[schema.type]}
+    if schema.description is not None:
+        param["Description"] = schema.description
+    if schema.default is not None:
+        param["Default"] = schema.default
+    for c in schema.constraints:
+        if isinstance(c, constr.Length):
+            keys = (("MinLength", c.min), ("MaxLength", c.max))
+        elif isinstance(c, constr.Range):
+            keys = (("MinValue", c.min), ("MaxValue", c.max))
+        elif isinstance(c, constr.AllowedValues):
+            keys = (("AllowedValues", list(c.allowed)),)
+        elif isinstance(c, constr.AllowedPattern):
+            keys = (("AllowedPattern", c.pattern),)
+        else:
+            keys = ()
+        param.update((k, v) for k, v in keys if v is not None)
+    if schema.type == Schema.BOOLEAN:
+        param["AllowedValues"] = ["True", "true", "False", "false"]
+    return param
+
+
+def _hot_constraint(c):
+    """HOT form of one constraint; custom and modulo constraints come out as ``{}``."""
+    if isinstance(c, constr.Length):
+        return {"length": {k: v for k, v in (("min", c.min), ("max", c.max)) if v is not None}}
+    if isinstance(c, constr.Range):
+        return {"range": {k: v for k, v in (("min", c.min), ("max", c.max)) if v is not None}}
+    if isinstance(c, constr.AllowedValues):
+        return {"allowed_values": list(c.allowed)}
+    if isinstance(c, constr.AllowedPattern):
+        return {"allowed_pattern": c.pattern}
+    return {}
+
+
+def _hot_param_def(schema):
+    param = {"type": _HOT_PARAM_TYPES[schema.type]}
+    if schema.description is not None:
+        param["description"] = schema.description
+    if schema.default is not None:
+        param["default"] = schema.default
+    if schema.constraints:
+        param["constraints"] = [_hot_constraint(c) for c in schema.constraints]
+    return param
+
+
+def schema_to_parameters_and_properties(schema, template_type="cfn"):
+    """(parameters, properties) of a provider template mirroring a properties schema.
+
+    schema_to_parameters_and_properties({'n': Schema(Schema.LIST)})
+    -> ({'n': {'Type': 'CommaDelimitedList'}}, {'n': {'Fn::Split': [',', {'Ref': 'n'}]}})
+    """
+    params, props = {}, {}
+    for name, prop_schema in schema.items():
+        if not prop_schema.implemented:
+            continue
+        if template_type == "hot":
+            params[name] = _hot_param_def(prop_schema)
+            props[name] = {"get_param": name}
+        else:
+            params[name] = _cfn_param_def(prop_schema)
+            if prop_schema.type == Schema.LIST:
+                props[name] = {"Fn::Split": [",", {"Ref": name}]}
+            else:
+                props[name] = {"Ref": name}
+    return params, props

@@ -57,6 +57,7 @@ class Resource:
         self.requires = []
         self.replaces = self.replaced_by = None
         self.current_template_id = None
+        self.properties_data = None
         self.created_time = self.updated_time = None
         self._data = None
 
@@ -75,6 +76,7 @@ class Resource:
         self.requires = list(row.requires or [])
         self.replaces, self.replaced_by = row.replaces, row.replaced_by
         self.current_template_id = row.current_template_id
+        self.properties_data = row.properties_data
         self.created_time, self.updated_time = row.created_at, row.updated_at
 
     # -- plugin hooks ----------------------------------------------------------------------
@@ -141,18 +143,79 @@ class Resource:
             DELETE, engine_id, timeout, lambda: (self.handle_delete, self.check_delete_complete)
         )
 
-    def update_convergence(self, template_id, requires, engine_id, timeout):
-        """Adopt the new template for a resource whose definition did not change.
+    def update_convergence(self, template_id, requires, engine_id, timeout, new_defn):
+        """Bring the resource to ``new_defn``: in place, or raise UpdateReplace.
 
-        In-place updates and replacement come with stack update; here the resource just
-        records the template and requirements it now belongs to.
+        Nothing changed: the resource just records the template and requirements it now
+        belongs to (no event). Changed properties that are all ``update_allowed`` are
+        updated in place (UPDATE_IN_PROGRESS -> UPDATE_COMPLETE); a changed type, a
+        property that cannot change, or a resource whose last action failed needs a
+        replacement.
         """
         self.requires = sorted(requires, reverse=True)
+        new_cls = resources.get_class(new_defn.resource_type)
+        if new_cls is not type(self) or self.status == FAILED:
+            raise exception.UpdateReplace(self.name)
+        new_props = (
+            new_defn.properties(self.properties_schema) if self.validate_properties else None
+        )
+        after = _resolved(new_props, new_defn)
+        before = self.properties_data if self.properties_data is not None else self._props_data()
+        prop_diff = {
+            k: after.get(k) for k in set(before) | set(after) if before.get(k) != after.get(k)
+        }
         self.current_template_id = template_id
-        values = {"requires": self.requires, "current_template_id": template_id}
-        if not db_api.resource_update(self.id, values, self.atomic_key):
+        if not prop_diff:
+            values = {"requires": self.requires, "current_template_id": template_id}
+            if not db_api.resource_update(self.id, values, self.atomic_key):
+                raise exception.UpdateInProgress(resource_name=self.name)
+            self.atomic_key += 1
+            return
+        if self.needs_replace(prop_diff, after):
+            raise exception.UpdateReplace(self.name)
+        self.t, self.properties = new_defn, new_props
+
+        def steps():
+            if self.properties is not None:
+                self.properties.validate()
+            return (lambda: self.handle_update(new_defn, prop_diff)), self.check_update_complete
+
+        self._run_action(UPDATE, engine_id, timeout, steps)
+
+    def needs_replace(self, prop_diff, after):
+        """Whether changing ``prop_diff`` needs a new physical resource (plugins may add)."""
+        schema = self.properties_schema
+        return any(key not in schema or not schema[key].update_allowed for key in prop_diff)
+
+    def handle_update(self, new_defn, prop_diff):
+        return None
+
+    def check_update_complete(self, token):
+        return True
+
+    def make_replacement(self, template_id, requires):
+        """Insert the replacement row (INIT) and link it; returns its id."""
+        new_id = db_api.resource_make_replacement(
+            self.id,
+            self.atomic_key,
+            template_id,
+            sorted(requires, reverse=True),
+            {
+                "stack_id": self.stack.id,
+                "resource_action": UPDATE,
+                "resource_status": COMPLETE,
+                "resource_name": self.name,
+                "physical_resource_id": self.resource_id or "",
+                "resource_status_reason": "The Resource %s requires replacement." % self.name,
+                "resource_type": self.type_name,
+            },
+        )
+        if new_id is None:
             raise exception.UpdateInProgress(resource_name=self.name)
-        self.atomic_key += 1
+        return new_id
+
+    def _props_data(self):
+        return _resolved(self.properties, self.t)
 
     def store_node_data(self, node_data):
         """Cache what outputs need of this resource (reference and attributes)."""
@@ -201,6 +264,9 @@ class Resource:
             )
         if unlock is not None:
             values["engine_id"] = None
+        if status == COMPLETE and action in (CREATE, UPDATE):
+            # what the resource was built from: the "before" of its next update
+            self.properties_data = values["properties_data"] = self._props_data()
         expected = unlock
         ok = db_api.resource_update_and_event(
             self.id, values, self.atomic_key, expected, event.resource_event(self)
@@ -231,3 +297,10 @@ class Resource:
             "action": self.action,
             "uuid": self.uuid,
         }
+
+
+def _resolved(props, defn):
+    """Resolved property values: the schema's view when there is one, else the raw snippet."""
+    if props is None:
+        return dict(defn.resolved_properties() or {})
+    return {key: props[key] for key in props}

@@ -8,6 +8,9 @@ web.dep_attrs('port')                             # {('fixed_ips', 0, 'ip_addres
 web.properties(Server.properties_schema)['flavor']
 outputs = tmpl.outputs(stack)                     # {name: OutputDefinition}
 outputs['ip'].get_value()
+
+Error paths use the template's own spelling: ``resources.web.properties`` for HOT,
+``Resources.web.Properties`` for CFN (the template passes ``section_names``).
 """
 
 import collections
@@ -39,8 +42,14 @@ FIELDS = (
     "external_id",
     "condition",
 )
+RESOURCES, OUTPUTS, VALUE = "resources", "outputs", "value"
 # CFN spellings appear in InvalidTemplateReference paths ("r.Properties.image")
 _REF_SECTIONS = {PROPERTIES: "Properties", METADATA: "Metadata"}
+
+
+def _section_name(section_names, field):
+    """``field``'s spelling in the template (``section_names`` maps; HOT by default)."""
+    return (section_names or {}).get(field, field)
 
 
 def _attr_map(snippets):
@@ -71,6 +80,7 @@ class ResourceDefinition:
         external_id=None,
         condition=None,
         stack=None,
+        section_names=None,
     ):
         self.name = name
         self.resource_type = resource_type
@@ -83,6 +93,7 @@ class ResourceDefinition:
         self._external_id = external_id
         self._condition = condition
         self._stack = stack
+        self._section_names = section_names
         if external_id is not None:
             self._deletion_policy = self.RETAIN
         self._dep_names = None
@@ -97,8 +108,14 @@ class ResourceDefinition:
         """The parsed ``properties`` snippet (functions not resolved)."""
         return self._properties
 
+    @property
+    def update_policy_data(self):
+        """The parsed ``update_policy`` snippet (functions not resolved)."""
+        return self._update_policy
+
     def _path(self, section):
-        return ["resources", self.name, section]
+        names = self._section_names
+        return [_section_name(names, RESOURCES), self.name, _section_name(names, section)]
 
     def validate(self):
         """Validate every function; errors read ``resources.<name>.<section>...: msg``."""
@@ -224,10 +241,11 @@ class ResourceDefinition:
 class OutputDefinition:
     """A stack output: its value snippet (functions parsed) and description."""
 
-    def __init__(self, name, value, description=None):
+    def __init__(self, name, value, description=None, section_names=None):
         self.name = name
         self._value = value
         self._description = description
+        self._section_names = section_names
         self._resolved = None
         self._deps = None
 
@@ -236,8 +254,11 @@ class OutputDefinition:
         return self._value
 
     def validate(self):
-        """Validate the value's functions; errors read ``outputs.<name>.value...: msg``."""
-        function.validate(self._value, ["outputs", self.name, "value"])
+        """Validate the value's functions; errors read ``outputs.<name>.value...: msg``
+        (``Outputs.<name>.Value`` in CFN)."""
+        names = self._section_names
+        path = [_section_name(names, OUTPUTS), self.name, _section_name(names, VALUE)]
+        function.validate(self._value, path)
 
     def required_resource_names(self):
         """Names of the resources the value refers to (empty if a reference is broken)."""

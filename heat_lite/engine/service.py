@@ -19,7 +19,7 @@ import oslo_messaging
 from heat_lite.common import exception, messaging
 from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
-from heat_lite.engine import api, environment, resources, templates
+from heat_lite.engine import api, environment, service_info, templates
 from heat_lite.engine import stack as parser
 from heat_lite.engine import template as tmpl_mod
 from heat_lite.rpc import api as rpc_api
@@ -32,7 +32,9 @@ STACK_NAME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9_.-]{0,254}$")
 UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
 
 
-class EngineService:
+class EngineService(service_info.InfoMethods):
+    """Stacks, resources and events here; the read-only info methods in service_info."""
+
     RPC_API_VERSION = rpc_api.ENGINE_RPC_VERSION
     target = oslo_messaging.Target(version=RPC_API_VERSION)
 
@@ -195,27 +197,6 @@ class EngineService:
         return data
 
     @expected
-    def get_template(self, cnxt, stack_identity):
-        return self._load_stack(cnxt, stack_identity, show_deleted=True).t.t
-
-    @expected
-    def list_outputs(self, cnxt, stack_identity):
-        stack = self._load_stack(cnxt, stack_identity)
-        return [
-            {"output_key": o.name, "description": o.description()}
-            for o in stack.t.outputs(stack).values()
-        ]
-
-    @expected
-    def show_output(self, cnxt, stack_identity, output_key):
-        stack = self._load_stack(cnxt, stack_identity)
-        outputs = stack.t.outputs(stack)
-        if output_key not in outputs:
-            raise exception.NotFound("Specified output key %s not found." % output_key)
-        stack.node_data = self._node_data_of(stack)
-        return api.format_stack_output(outputs[output_key])
-
-    @expected
     def create_stack(
         self,
         cnxt,
@@ -239,6 +220,40 @@ class EngineService:
         :raises: StackExists, RequestLimitExceeded, StackValidationFailed and the
                  template errors (all 400/409 at the API)
         """
+        stack = self._parse_template_and_validate_stack(
+            cnxt,
+            stack_name,
+            template,
+            params,
+            files,
+            args,
+            environment_files,
+            owner_id,
+            nested_depth,
+            stack_user_project_id,
+            parent_resource_name,
+        )
+        stack.user_creds_id = user_creds_id or db_api.user_creds_create(cnxt)
+        templates.store(stack.t)
+        stack.store()
+        stack.converge_stack(stack.t, action=rpc_api.CREATE)
+        return dict(stack.identifier())
+
+    def _parse_template_and_validate_stack(
+        self,
+        cnxt,
+        stack_name,
+        template,
+        params,
+        files,
+        args,
+        environment_files=None,
+        owner_id=None,
+        nested_depth=0,
+        stack_user_project_id=None,
+        parent_resource_name=None,
+    ):
+        """The new stack (not stored yet) of create_stack and preview_stack, validated."""
         args = args or {}
         if owner_id is None and not STACK_NAME_RE.match(stack_name or ""):
             raise exception.StackValidationFailed(
@@ -267,13 +282,11 @@ class EngineService:
             parent_resource_name=parent_resource_name,
             stack_user_project_id=stack_user_project_id,
             current_traversal=str(uuid.uuid4()),
+            # the id exists before the row does, so OS::stack_id/OS::stack_name resolve
+            stack_id=str(uuid.uuid4()),
         )
         stack.validate()
-        stack.user_creds_id = user_creds_id or db_api.user_creds_create(cnxt)
-        templates.store(tmpl)
-        stack.store()
-        stack.converge_stack(tmpl, action=rpc_api.CREATE)
-        return dict(stack.identifier())
+        return stack
 
     @staticmethod
     def _check_stack_limit(cnxt, owner_id):
@@ -291,8 +304,64 @@ class EngineService:
     @staticmethod
     def _check_resource_limit(tmpl):
         limit = CONF.max_resources_per_stack
-        if limit != -1 and len(tmpl.t.get("resources") or {}) > limit:
+        if limit != -1 and len(tmpl.resource_names()) > limit:
             raise exception.RequestLimitExceeded(message="Maximum resources per stack exceeded.")
+
+    @expected
+    def update_stack(
+        self,
+        cnxt,
+        stack_identity,
+        template,
+        params,
+        files,
+        args,
+        environment_files=None,
+        files_container=None,
+        template_id=None,
+    ):
+        """Validate the new definition and start an UPDATE traversal (spec §4.2).
+
+        A running traversal is superseded. With ``args['existing']`` (PATCH) the stack's
+        template, files and environment are the base that the request amends.
+
+        :raises: NotSupported while the stack is suspended or deleted, and the template
+                 and validation errors of create_stack
+        """
+        args = args or {}
+        stack = self._load_stack(cnxt, stack_identity)
+        if stack.action in (rpc_api.SUSPEND, rpc_api.DELETE):
+            state = "suspended" if stack.action == rpc_api.SUSPEND else "deleted"
+            raise exception.NotSupported(feature="Updating a stack when it is %s" % state)
+        files = files or {}
+        if args.get(rpc_api.PARAM_EXISTING):
+            template = template or stack.t.t
+            files = dict(stack.t.files or {}, **files)
+            env = environment.merge(
+                params,
+                files,
+                environment_files,
+                base=stack.env,
+                clear_parameters=args.get("clear_parameters"),
+            )
+        else:
+            env = environment.merge(params, files, environment_files)
+        tmpl = tmpl_mod.Template(template, files=files, env=env)
+        self._check_resource_limit(tmpl)
+        updated = parser.Stack(
+            cnxt, stack.name, tmpl, stack_id=stack.id, tenant=stack.tenant, username=stack.username
+        )
+        updated.validate()
+        stack.update_settings(
+            timeout_mins=args.get(rpc_api.PARAM_TIMEOUT) or stack.timeout_mins,
+            disable_rollback=_bool(
+                args.get(rpc_api.PARAM_DISABLE_ROLLBACK, stack.disable_rollback)
+            ),
+            tags=_tags(args["tags"]) if "tags" in args else stack.tags,
+        )
+        templates.store(tmpl)
+        stack.converge_stack(tmpl, action=rpc_api.UPDATE)
+        return dict(stack.identifier())
 
     @expected
     def delete_stack(self, cnxt, stack_identity):
@@ -330,7 +399,7 @@ class EngineService:
 
     def _format_resource(self, cnxt, stack, row, names, rows, detail, with_attr=None):
         tmpl = templates.load(row.current_template_id) if row.current_template_id else stack.t
-        rsrc_type = ((tmpl.t.get("resources") or {}).get(row.name) or {}).get("type")
+        rsrc_type = tmpl.resource_type(row.name)
         required_by = sorted(names[r.id] for r in rows if row.id in (r.requires or []))
         attributes = self._attributes(cnxt, stack, row, tmpl, with_attr) if detail else None
         return api.format_stack_resource(row, stack, rsrc_type, required_by, attributes)
@@ -381,17 +450,6 @@ class EngineService:
             sort_dir=sort_dir,
         )
         return [api.format_event(r, stack) for r in rows]
-
-    # -- resource types --------------------------------------------------------------------
-
-    @expected
-    def list_resource_types(
-        self, cnxt, support_status=None, type_name=None, heat_version=None, with_description=False
-    ):
-        names = sorted(resources.registry())
-        if type_name:
-            names = [n for n in names if re.match(type_name, n)]
-        return names
 
 
 def _current_rows(rows):

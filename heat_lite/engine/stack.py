@@ -222,7 +222,7 @@ class Stack:
     # -- the `stack` protocol of template functions (heat_lite.engine.function) -----------
 
     def has_resource(self, name):
-        return name in (self.t.t.get("resources") or {})
+        return name in self.t.resource_names()
 
     def resource_in_init(self, name):
         """True while no data of that resource is known (validation before create)."""
@@ -288,6 +288,11 @@ class Stack:
 
     # -- convergence -----------------------------------------------------------------------
 
+    def update_settings(self, timeout_mins, disable_rollback, tags):
+        """Take a stack update's settings; converge_stack stores them with the traversal."""
+        self.timeout_mins, self.disable_rollback, self.tags = timeout_mins, disable_rollback, tags
+        self._settings_changed = True
+
     def converge_stack(self, template, action=UPDATE, new_traversal_id=None):
         """Start a traversal towards ``template`` (spec §4.3); the graph is built in a thread."""
         values = {}
@@ -303,6 +308,9 @@ class Stack:
         if action != CREATE:
             self.updated_time = db_api.utcnow()
             values["updated_at"] = self.updated_time
+        if getattr(self, "_settings_changed", False):
+            values.update(timeout=self.timeout_mins, disable_rollback=self.disable_rollback)
+            db_api.stack_tags_set(self.id, self.tags)
         previous = self.current_traversal
         self.current_traversal = new_traversal_id or str(uuid.uuid4())
         self.action, self.status = action, IN_PROGRESS

@@ -1,7 +1,8 @@
-"""Templates: the version registry, the snippet parser, and the parts common to formats.
+"""Templates: the version registry, the snippet parser, and what every format shares.
 
 ``Template(data)`` returns an instance of the class registered for the data's version
-(``heat_template_version``; all HOT versions of Heat 27 live in ``engine/hot/template.py``):
+key and value: HOT (``heat_template_version``, ``engine/hot/template.py``) or CFN
+(``AWSTemplateFormatVersion`` / ``HeatTemplateFormatVersion``, ``engine/cfn/template.py``):
 
     tmpl = Template(template_format.parse(text), files={'boot.sh': '...'})
     tmpl.version                          # ('heat_template_version', '2018-08-31')
@@ -9,15 +10,23 @@
     params = tmpl.parameters(identifier, user_params)
     defns = tmpl.resource_definitions(stack)
     deps = tmpl.dependencies(stack)       # Dependencies of resource names; cycles raise
+    tmpl.resource_names(), tmpl.resource_type('server')
 
-CFN templates (``AWSTemplateFormatVersion`` / ``HeatTemplateFormatVersion``) are not
-supported by heat-lite: they are rejected with InvalidTemplateVersion.
+What the API's ``template_versions`` endpoints show:
+
+    template_versions()
+    # [{'version': 'heat_template_version.2016-10-14', 'type': 'hot',
+    #   'aliases': ['heat_template_version.newton']}, ...]
+    template_functions('heat_template_version.pike', with_condition=True)
+    # [{'functions': 'get_attr',
+    #   'description': 'A function for resolving resource attributes.'}, ...]
 """
 
 import collections.abc
 import copy
 import datetime
 import functools
+import pydoc
 import weakref
 
 from heat_lite.common import exception
@@ -27,24 +36,26 @@ HOT_VERSION_KEY = "heat_template_version"
 CFN_VERSION_KEYS = ("AWSTemplateFormatVersion", "HeatTemplateFormatVersion")
 DEFAULT_EMPTY_VERSION = (HOT_VERSION_KEY, "2015-04-30")
 
-# version string (date or release name) -> Template class; filled by register()
+# (version key, version string (date or release name)) -> Template class; see register()
 _template_classes = {}
 
 
-def register(cls, *versions):
-    """Make ``cls`` the class of templates declaring any of ``versions``."""
+def register(cls, version_key, *versions):
+    """Make ``cls`` the class of templates declaring ``version_key: <any of versions>``."""
     for version in versions:
-        _template_classes[version] = cls
+        _template_classes[(version_key, version)] = cls
 
 
 def _load_plugins():
-    if not _template_classes:
-        from heat_lite.engine.hot import template  # noqa: F401  (registers the versions)
+    """Import the format modules (importing one registers its versions)."""
+    from heat_lite.engine.cfn import template as cfn  # noqa: F401
+    from heat_lite.engine.hot import template as hot  # noqa: F401
 
 
-def available_versions():
+def available_versions(version_key=HOT_VERSION_KEY):
+    """The version strings (dates and aliases) known for ``version_key``, sorted."""
     _load_plugins()
-    return sorted(_template_classes)
+    return sorted(v for k, v in _template_classes if k == version_key)
 
 
 def _version_text(value):
@@ -74,24 +85,69 @@ def get_version(template_data):
 def get_template_class(template_data):
     key, version = get_version(template_data)
     _load_plugins()
-    available = ", ".join(available_versions())
-    if key != HOT_VERSION_KEY:
-        raise exception.InvalidTemplateVersion(
-            explanation='"%s: %s". CFN templates are not supported by heat-lite; '
-            '"%s" should be one of: %s' % (key, version, HOT_VERSION_KEY, available)
-        )
     try:
-        return _template_classes[version]
+        return _template_classes[(key, version)]
     except KeyError:
+        available = available_versions(key)
+        should = "should be one of" if len(available) > 1 else "should be"
         raise exception.InvalidTemplateVersion(
-            explanation='"%s: %s". "%s" should be one of: %s' % (key, version, key, available)
+            explanation='"%s: %s". "%s" %s: %s' % (key, version, key, should, ", ".join(available))
         )
+
+
+def template_versions():
+    """Every version, dates first with their release-name aliases (GET /template_versions)."""
+    _load_plugins()
+    versions = []
+    by_class = {}
+    for key, version in sorted(_template_classes):
+        cls = _template_classes[(key, version)]
+        name = "%s.%s" % (key, version)
+        if cls.CANONICAL_VERSION == version:
+            entry = {"version": name, "type": cls.FORMAT_TYPE, "aliases": []}
+            by_class[(key, cls)] = entry
+            versions.append(entry)
+    for key, version in sorted(_template_classes):
+        cls = _template_classes[(key, version)]
+        if cls.CANONICAL_VERSION != version:
+            by_class[(key, cls)]["aliases"].append("%s.%s" % (key, version))
+    return versions
+
+
+def describe(func):
+    """A function's description, as Heat shows it: the summary line of its docstring."""
+    return pydoc.splitdoc(pydoc.getdoc(func))[0]
+
+
+def template_functions(version, with_condition=False):
+    """The functions of ``version`` ('heat_template_version.pike'), hidden ones left out.
+
+    With ``with_condition`` the condition functions follow (replacing same-named ones in
+    place), as GET /template_versions/<v>/functions?with_condition_func=true shows them.
+    """
+    _load_plugins()
+    key, _, value = version.partition(".")
+    cls = _template_classes.get((key, value))
+    if cls is None:
+        raise exception.NotFound("Template with version %s not found" % version)
+    funcs = dict(cls.functions)
+    if with_condition:
+        funcs.update(cls.condition_functions)
+    return [
+        {"functions": name, "description": describe(func)}
+        for name, func in funcs.items()
+        if func is not function.Removed
+    ]
 
 
 class Template(collections.abc.Mapping):
     """A template of one version; a Mapping of its sections (as Heat's is)."""
 
     CANONICAL_VERSION = None  # the version date of the concrete class
+    FORMAT_TYPE = None  # 'hot' or 'cfn'
+    RESOURCES = None  # the resources section's name in this format
+    RES_TYPE = None  # the key of a resource's type
+    CONDITIONS = "conditions"  # the conditions section's name (in error paths)
     functions = {}
     condition_functions = {}
     SECTIONS = ()
@@ -123,6 +179,22 @@ class Template(collections.abc.Mapping):
     def __len__(self):
         return len(list(iter(self)))
 
+    def _resources_section(self):
+        resources = self.t.get(self.RESOURCES) or {}
+        return resources if isinstance(resources, collections.abc.Mapping) else {}
+
+    def resource_names(self):
+        """Names of the resources the template defines (condition-disabled ones too)."""
+        return list(self._resources_section())
+
+    def resource_type(self, name):
+        """The type a resource declares, None when undefined (or not a string)."""
+        snippet = self._resources_section().get(name)
+        if not isinstance(snippet, collections.abc.Mapping):
+            return None
+        rsrc_type = snippet.get(self.RES_TYPE)
+        return rsrc_type if isinstance(rsrc_type, str) else None
+
     def _condition_parser_functions(self):
         invalid = {n: function.Invalid for n in self.functions}
         return dict(invalid, **self.condition_functions)
@@ -152,7 +224,7 @@ class Template(collections.abc.Mapping):
                 % type(raw).__name__,
             )
         parsed = {
-            name: self.parse_condition(stack, snippet, "conditions.%s" % name)
+            name: self.parse_condition(stack, snippet, "%s.%s" % (self.CONDITIONS, name))
             for name, snippet in raw.items()
         }
         conds = Conditions(parsed)
@@ -171,7 +243,7 @@ class Template(collections.abc.Mapping):
         """
         if definitions is None:
             definitions = self.resource_definitions(stack)
-        all_names = set(self.t.get(self.RESOURCES) or {})
+        all_names = set(self.resource_names())
         edges = []
         for name, defn in definitions.items():
             edges.append((name, None))
@@ -223,7 +295,7 @@ def parse(functions, stack, snippet, path="", template=None):
             if func_class is not None:
                 fn_path = "%s.%s" % (path, fn_name)
                 try:
-                    if issubclass(func_class, function.Macro):
+                    if isinstance(func_class, type) and issubclass(func_class, function.Macro):
                         parse_func = functools.partial(recurse, path=fn_path)
                         return func_class(stack, fn_name, args, parse_func, template)
                     return func_class(stack, fn_name, recurse(args, fn_path))

@@ -9,6 +9,8 @@ raw_template rows never change once written, so a worker parses each one once.
 import collections
 import threading
 
+from sqlalchemy import exc as sa_exc
+
 from heat_lite.db import api as db_api
 from heat_lite.engine import template
 
@@ -18,16 +20,17 @@ _lock = threading.Lock()
 
 
 def load(template_id):
+    key = (db_api.generation(), template_id)
     with _lock:
-        tmpl = _cache.get(template_id)
+        tmpl = _cache.get(key)
         if tmpl is not None:
-            _cache.move_to_end(template_id)
+            _cache.move_to_end(key)
             return tmpl
     row = db_api.raw_template_get(template_id)
     tmpl = template.Template(row.template, files=row.files_data or {}, env=row.environment or {})
     tmpl.id = template_id
     with _lock:
-        _cache[template_id] = tmpl
+        _cache[key] = tmpl
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
     return tmpl
@@ -39,9 +42,13 @@ def store(tmpl):
 
 
 def delete(template_id):
+    """Forget a template no longer used; kept if a leftover row still refers to it."""
     with _lock:
-        _cache.pop(template_id, None)
-    db_api.raw_template_delete(template_id)
+        _cache.pop((db_api.generation(), template_id), None)
+    try:
+        db_api.raw_template_delete(template_id)
+    except sa_exc.IntegrityError:
+        pass
 
 
 def empty_like(tmpl):

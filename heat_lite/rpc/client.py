@@ -125,6 +125,31 @@ class EngineClient:
             template_id=None,
         )
 
+    def update_stack(
+        self,
+        ctxt,
+        stack_identity,
+        template,
+        params,
+        files,
+        args,
+        environment_files=None,
+        files_container=None,
+    ):
+        return self._call(
+            ctxt,
+            "update_stack",
+            version="1.36",
+            stack_identity=stack_identity,
+            template=template,
+            params=params,
+            files=files,
+            args=args,
+            environment_files=environment_files,
+            files_container=files_container,
+            template_id=None,
+        )
+
     def delete_stack(self, ctxt, stack_identity, cast=False):
         return self._call(ctxt, "delete_stack", stack_identity=stack_identity)
 
@@ -189,3 +214,106 @@ class EngineClient:
             stack_identity=stack_identity,
             output_key=output_key,
         )
+
+    def get_environment(self, ctxt, stack_identity):
+        return self._call(ctxt, "get_environment", version="1.28", stack_identity=stack_identity)
+
+    def get_files(self, ctxt, stack_identity):
+        return self._call(ctxt, "get_files", version="1.32", stack_identity=stack_identity)
+
+    def preview_stack(
+        self,
+        ctxt,
+        stack_name,
+        template,
+        params,
+        files,
+        args,
+        environment_files=None,
+        files_container=None,
+    ):
+        return self._call(
+            ctxt,
+            "preview_stack",
+            version="1.36",
+            stack_name=stack_name,
+            template=template,
+            params=params,
+            files=files,
+            args=args,
+            environment_files=environment_files,
+            files_container=files_container,
+        )
+
+    def validate_template(
+        self,
+        ctxt,
+        template,
+        params=None,
+        files=None,
+        environment_files=None,
+        files_container=None,
+        show_nested=False,
+        ignorable_errors=None,
+    ):
+        return self._call(
+            ctxt,
+            "validate_template",
+            version="1.36",
+            template=template,
+            params=params,
+            files=files,
+            environment_files=environment_files,
+            files_container=files_container,
+            show_nested=show_nested,
+            ignorable_errors=ignorable_errors,
+        )
+
+    def list_resource_types(
+        self, ctxt, support_status=None, type_name=None, heat_version=None, with_description=False
+    ):
+        return self._call(
+            ctxt,
+            "list_resource_types",
+            version="1.30",
+            support_status=support_status,
+            type_name=type_name,
+            heat_version=heat_version,
+            with_description=with_description,
+        )
+
+    def resource_schema(self, ctxt, type_name, with_description=False):
+        return self._call(
+            ctxt,
+            "resource_schema",
+            version="1.30",
+            type_name=type_name,
+            with_description=with_description,
+        )
+
+    def generate_template(self, ctxt, type_name, template_type="cfn"):
+        return self._call(
+            ctxt,
+            "generate_template",
+            version="1.9",
+            type_name=type_name,
+            template_type=template_type,
+        )
+
+    def list_template_versions(self, ctxt):
+        return self._call(ctxt, "list_template_versions", version="1.11")
+
+    def list_template_functions(self, ctxt, template_version, with_condition=False):
+        return self._call(
+            ctxt,
+            "list_template_functions",
+            version="1.35",
+            template_version=template_version,
+            with_condition=with_condition,
+        )
+
+    def list_services(self, ctxt):
+        return self._call(ctxt, "list_services", version="1.4")
+
+    def get_revision(self, ctxt):
+        return self._call(ctxt, "get_revision")

@@ -1,30 +1,45 @@
-"""The HOT intrinsic functions. Each template version maps names to these classes
-(``heat_lite.engine.hot.template``); a class per behaviour change, as in Heat.
+"""HOT functions that read the stack: parameters, resources, files, the parent resource.
+
+Each template version maps names to classes (``heat_lite.engine.hot.template``); there is
+a class per behaviour change, as in Heat. The first docstring line of each class is the
+description ``GET /template_versions/<v>/functions`` shows (Heat's wording).
+
+Where the HOT functions live:
+
+* here -- ``get_param``, ``get_resource``, ``get_attr``, ``get_file``,
+  ``resource_facade``, ``digest``, ``yaql``
+* ``string_functions`` -- ``str_replace*``, ``list_join``, ``str_split``, ``make_url``
+* ``list_functions`` -- ``repeat``, ``map_merge``, ``map_replace``, ``filter``,
+  ``list_concat*``, ``contains``
+* ``condition_functions`` -- ``equals``, ``not``, ``and``, ``or``, ``if``
 
     get_param: name | [name, key_or_index, ...]
     get_resource: name
     get_attr: [resource, attribute, key_or_index, ...] | [resource]   (all attributes)
-    str_replace: {template: 'http://$host/', params: {$host: ...}}
-    list_join: [', ', [a, b], [c]]
     get_file: path-in-files
-    equals / not / and / or (conditions), if: [condition, when_true, when_false]
+    resource_facade: metadata | deletion_policy | update_policy
+    digest: [sha256, value]
+    yaql: {expression: '$.data.l.sum()', data: {l: [1, 2]}}
 """
 
 import collections.abc
 import functools
+import hashlib
 import itertools
-import json
+
+import yaql
+from yaql.language import exceptions as yaql_exc
 
 from heat_lite.common import exception
+from heat_lite.conf import CONF
 from heat_lite.engine import attributes, function
 
 
-def _is_list(value):
-    return isinstance(value, collections.abc.Sequence) and not isinstance(value, str)
-
-
 class GetParam(function.Function):
-    """``get_param: <name>`` or ``get_param: [<name>, <key or index>, ...]``."""
+    """A function for resolving parameter references.
+
+    ``get_param: <name>`` or ``get_param: [<name>, <key or index>, ...]``.
+    """
 
     def result(self):
         args = function.resolve(self.args)
@@ -80,7 +95,10 @@ class _ResourceRef(function.Function):
 
 
 class GetResource(_ResourceRef):
-    """``get_resource: <name>`` -- the resource's reference id."""
+    """A function for resolving resource references.
+
+    ``get_resource: <name>`` -- the resource's reference id.
+    """
 
     def _resource_name_arg(self):
         return self.args
@@ -90,7 +108,11 @@ class GetResource(_ResourceRef):
 
 
 class GetAttThenSelect(_ResourceRef):
-    """``get_attr: [<resource>, <attribute>, <path>...]`` of HOT 2013-05-23."""
+    """A function for resolving resource attributes.
+
+    ``get_attr: [<resource>, <attribute>, <path>...]`` of HOT 2013-05-23: the path
+    selects inside the attribute's value.
+    """
 
     # whether a missing attribute name means "all attributes" (HOT 2015-10-15 on)
     _allow_all_attributes = False
@@ -100,7 +122,7 @@ class GetAttThenSelect(_ResourceRef):
         self._resource_name, self._attribute, self._path_components = self._parse_args()
 
     def _parse_args(self):
-        if not _is_list(self.args):
+        if not function.is_list(self.args):
             raise TypeError('Argument to "%s" must be a list' % self.fn_name)
         if len(self.args) < 2:
             raise ValueError(
@@ -150,7 +172,10 @@ class GetAttThenSelect(_ResourceRef):
 
 
 class GetAtt(GetAttThenSelect):
-    """get_attr from HOT 2014-10-16: the path is passed to the resource."""
+    """A function for resolving resource attributes.
+
+    get_attr from HOT 2014-10-16: the path is passed to the resource.
+    """
 
     def _attr_path(self):
         path = function.resolve(self._path_components)
@@ -163,7 +188,10 @@ class GetAtt(GetAttThenSelect):
 
 
 class GetAttAllAttributes(GetAtt):
-    """get_attr from HOT 2015-10-15: ``get_attr: [<resource>]`` gives every attribute."""
+    """A function for resolving resource attributes.
+
+    get_attr from HOT 2015-10-15: ``get_attr: [<resource>]`` gives every attribute.
+    """
 
     _allow_all_attributes = True
 
@@ -190,205 +218,11 @@ class GetAttAllAttributes(GetAtt):
         return super().result()
 
 
-class Replace(function.Function):
-    """``str_replace: {template: <string>, params: {<key>: <value>, ...}}``.
-
-    Longer keys win where keys overlap; among equal lengths the smaller key.
-    """
-
-    _strict = False
-    _allow_empty_value = True
-
-    def __init__(self, stack, fn_name, args):
-        super().__init__(stack, fn_name, args)
-        self._mapping, self._string = self._parse_args()
-        if not isinstance(self._mapping, (collections.abc.Mapping, function.Function)):
-            raise TypeError('"%s" parameters must be a mapping' % self.fn_name)
-
-    def _parse_args(self):
-        if not isinstance(self.args, collections.abc.Mapping):
-            raise TypeError('Arguments to "%s" must be a map' % self.fn_name)
-        try:
-            return self.args["params"], self.args["template"]
-        except KeyError:
-            example = (
-                "%s:\n              template: This is var1 template var2\n"
-                "              params:\n                var1: a\n"
-                "                var2: string" % self.fn_name
-            )
-            raise KeyError('"%s" syntax should be %s' % (self.fn_name, example))
-
-    def _validate_replacement(self, value, param):
-        if value is None:
-            return ""
-        if not isinstance(value, (str, int, float, bool)):
-            raise TypeError(
-                '"%s" params must be strings or numbers, param %s is not valid'
-                % (self.fn_name, param)
-            )
-        return str(value)
-
-    def result(self):
-        template = function.resolve(self._string)
-        mapping = function.resolve(self._mapping)
-        if not isinstance(template, str):
-            raise TypeError('"%s" template must be a string' % self.fn_name)
-        if not isinstance(mapping, collections.abc.Mapping):
-            raise TypeError('"%s" params must be a map' % self.fn_name)
-        unreplaced = set(mapping)
-        keys = sorted(sorted(mapping), key=len, reverse=True)
-        result = self._replace([template], keys, mapping, unreplaced)[0]
-        if self._strict and unreplaced:
-            raise ValueError(
-                "The following params were not found in the template: %s"
-                % ",".join(sorted(sorted(unreplaced), key=len, reverse=True))
-            )
-        return result
-
-    def _replace(self, strings, keys, mapping, unreplaced):
-        if not keys:
-            return strings
-        placeholder, rest = keys[0], keys[1:]
-        if not isinstance(placeholder, str):
-            raise TypeError('"%s" param placeholders must be strings' % self.fn_name)
-        value = self._validate_replacement(mapping[placeholder], placeholder)
-        out = []
-        for s in strings:
-            parts = s.split(placeholder)
-            if len(parts) > 1:
-                unreplaced.discard(placeholder)
-            out.append(value.join(self._replace(parts, rest, mapping, unreplaced)))
-        return out
-
-
-class ReplaceJson(Replace):
-    """str_replace from HOT 2015-10-15: maps and lists are substituted as JSON."""
-
-    def _empty(self, param):
-        raise ValueError(
-            "%s has an undefined or empty value for param %s, must be a defined "
-            "non-empty value" % (self.fn_name, param)
-        )
-
-    def _validate_replacement(self, value, param):
-        if value is None:
-            if self._allow_empty_value:
-                return ""
-            self._empty(param)
-        if isinstance(value, (str, int, float, bool)):
-            text = str(value)
-        elif isinstance(value, (collections.abc.Mapping, collections.abc.Sequence)):
-            if not self._allow_empty_value and len(value) == 0:
-                self._empty(param)
-            try:
-                text = json.dumps(value, sort_keys=True)
-            except TypeError:
-                raise TypeError(
-                    '"%s" params must be strings, numbers, list or map. '
-                    "Failed to json serialize %s" % (self.fn_name, value)
-                )
-        else:
-            raise TypeError('"%s" params must be strings, numbers, list or map.' % self.fn_name)
-        if not self._allow_empty_value and not text:
-            self._empty(param)
-        return text
-
-
-class ReplaceJsonStrict(ReplaceJson):
-    """str_replace_strict: every param must occur in the template."""
-
-    _strict = True
-
-
-class ReplaceJsonVeryStrict(ReplaceJsonStrict):
-    """str_replace_vstrict: ... and no param value may be empty."""
-
-    _allow_empty_value = False
-
-
-class Join(function.Function):
-    """``list_join: [<delimiter>, [<string>, ...]]`` (HOT up to 2015-04-30)."""
-
-    _example = '"%s" : [ " ", [ "str1", "str2"]]'
-
-    def __init__(self, stack, fn_name, args):
-        super().__init__(stack, fn_name, args)
-        if not isinstance(args, list):
-            raise TypeError(self._usage())
-        self._delim, self._lists = self._parse_args(args)
-
-    def _usage(self):
-        example = self._example % self.fn_name
-        return 'Incorrect arguments to "%s" should be: %s' % (self.fn_name, example)
-
-    def _parse_args(self, args):
-        if len(args) != 2:
-            raise ValueError(self._usage())
-        return args[0], [args[1]]
-
-    def _strings(self):
-        strings = []
-        for item in function.resolve(self._lists):
-            if item is None:
-                item = []
-            if not _is_list(item):
-                raise TypeError('"%s" must operate on a list' % self.fn_name)
-            strings.extend(item)
-        return strings
-
-    def result(self):
-        strings = self._strings()
-        delim = function.resolve(self._delim)
-        if not isinstance(delim, str):
-            raise TypeError('"%s" delimiter must be a string' % self.fn_name)
-        return delim.join(self._ensure_string(s) for s in strings)
-
-    def _ensure_string(self, s):
-        if s is None:
-            return ""
-        if not isinstance(s, str):
-            raise TypeError("Items to join must be strings not %s" % repr(s)[:200])
-        return s
-
-
-class JoinMultiple(Join):
-    """list_join from HOT 2015-10-15: several lists; maps and lists joined as JSON."""
-
-    _example = '"%s" : [ " ", [ "str1", "str2"] ...]'
-
-    def _parse_args(self, args):
-        if len(args) < 2:
-            raise ValueError(self._usage())
-        return args[0], args[1:]
-
-    def _strings(self):
-        strings = []
-        for item in function.resolve(self._lists):
-            if item:
-                if not _is_list(item):
-                    raise TypeError('"%s" must operate on a list' % self.fn_name)
-                strings.extend(item)
-        return strings
-
-    def _ensure_string(self, s):
-        if s is None:
-            return ""
-        if isinstance(s, str):
-            return s
-        msg = "Items to join must be string, map or list not %s" % repr(s)[:200]
-        if isinstance(s, (collections.abc.Mapping, collections.abc.Sequence)):
-            try:
-                return json.dumps(s, sort_keys=True)
-            except TypeError:
-                msg = (
-                    "Items to join must be string, map or list. %s failed json serialization"
-                    % (repr(s)[:200])
-                )
-        raise TypeError(msg)
-
-
 class GetFile(function.Function):
-    """``get_file: <path>`` -- the content of that entry of the template's files."""
+    """A function for including a file inline.
+
+    ``get_file: <path>`` -- the content of that entry of the template's files.
+    """
 
     def result(self):
         key = function.resolve(self.args)
@@ -402,93 +236,115 @@ class GetFile(function.Function):
         return content
 
 
-class Equals(function.Function):
-    """``equals: [<value_1>, <value_2>]``."""
+class ResourceFacade(function.Function):
+    """A function for retrieving data in a parent provider template.
+
+    ``resource_facade: metadata | deletion_policy | update_policy`` -- that part of the
+    resource (in the parent stack) this nested stack implements: ``stack.parent_resource``
+    (None for a top-level stack, which makes the function fail as in Heat).
+    """
+
+    _RESOURCE_ATTRIBUTES = (METADATA, DELETION_POLICY, UPDATE_POLICY) = (
+        "metadata",
+        "deletion_policy",
+        "update_policy",
+    )
 
     def __init__(self, stack, fn_name, args):
         super().__init__(stack, fn_name, args)
-        if not self.args or not isinstance(self.args, list) or len(self.args) != 2:
+        if self.args not in self._RESOURCE_ATTRIBUTES:
             raise ValueError(
-                'Arguments to "%s" must be of the form: [value_1, value_2]' % self.fn_name
+                'Incorrect arguments to "%s" should be one of: %s'
+                % (self.fn_name, ", ".join(self._RESOURCE_ATTRIBUTES))
             )
-        self.value1, self.value2 = self.args
 
     def result(self):
-        return function.resolve(self.value1) == function.resolve(self.value2)
+        attr = function.resolve(self.args)
+        parent = getattr(self.stack, "parent_resource", None)
+        if attr == self.METADATA:
+            return parent.metadata_get()
+        if attr == self.UPDATE_POLICY:
+            return function.resolve(parent.t.update_policy_data or {})
+        return parent.t.deletion_policy()
 
 
-class If(function.Macro):
-    """``if: [<condition>, <value_if_true>, <value_if_false>]``, decided when parsed."""
+class Digest(function.Function):
+    """A function for performing digest operations.
 
-    def _read_args(self):
-        if len(self.args) != 3:
-            raise ValueError()
-        return self.args
+    ``digest: [<algorithm>, <value>]`` -- the hex digest; any algorithm hashlib knows
+    (md5, sha1, sha224, sha256, sha384, sha512, and OpenSSL's).
+    """
 
-    def parse_args(self, parse_func):
+    def _check(self, args):
+        if not (isinstance(args, list) and all(isinstance(a, str) for a in args)):
+            raise TypeError('Argument to function "%s" must be a list of strings' % self.fn_name)
+        if len(args) != 2:
+            raise ValueError('Function "%s" usage: ["<algorithm>", "<value>"]' % self.fn_name)
+        if args[0].lower() not in hashlib.algorithms_available:
+            raise ValueError("Algorithm must be one of %s" % str(hashlib.algorithms_available))
+
+    def result(self):
+        args = function.resolve(self.args)
+        self._check(args)
+        algorithm, value = args
+        digest = hashlib.new(algorithm)
+        digest.update(value.encode("latin-1"))
+        return digest.hexdigest()
+
+
+class Yaql(function.Function):
+    """A function for executing a yaql expression.
+
+    ``yaql: {expression: <yaql>, data: {<var>: <value>, ...}}`` -- the expression
+    evaluated with ``$.data`` bound to ``data``; ``[yaql] limit_iterators`` and
+    ``memory_quota`` bound what an expression may use.
+    """
+
+    _parser = None
+    _context = None
+
+    @classmethod
+    def _yaql_parser(cls):
+        if cls._parser is None:
+            options = {
+                "yaql.limitIterators": CONF.yaql.limit_iterators,
+                "yaql.memoryQuota": CONF.yaql.memory_quota,
+            }
+            cls._parser = yaql.YaqlFactory().create(options)
+            cls._context = yaql.create_context()
+        return cls._parser
+
+    def __init__(self, stack, fn_name, args):
+        super().__init__(stack, fn_name, args)
+        if not isinstance(self.args, collections.abc.Mapping):
+            raise TypeError('Arguments to "%s" must be a map.' % self.fn_name)
         try:
-            if not self.args or not _is_list(self.args):
-                raise ValueError()
-            condition, if_true, if_false = self._read_args()
-        except ValueError:
-            raise ValueError(
-                'Arguments to "%s" must be of the form: '
-                "[condition_name, value_if_true, value_if_false]" % self.fn_name
+            self._expression = self.args["expression"]
+            self._data = self.args.get("data", {})
+            if set(self.args) - {"expression", "data"}:
+                raise KeyError
+        except (KeyError, TypeError):
+            example = (
+                "%s:\n              expression: $.data.var1.sum()\n"
+                "              data:\n                var1: [3, 2, 1]" % self.fn_name
             )
-        cond = self.template.parse_condition(self.stack, condition, self.fn_name)
-        enabled = self._get_condition(function.resolve(cond))
-        return parse_func(if_true if enabled else if_false)
+            raise KeyError('"%s" syntax should be %s' % (self.fn_name, example))
 
-    def _get_condition(self, cond):
-        if isinstance(cond, bool):
-            return cond
-        return self.template.conditions(self.stack).is_enabled(cond)
+    def validate(self):
+        super().validate()
+        if not isinstance(self._expression, function.Function):
+            self._parse(self._expression)
 
-
-class IfNullable(If):
-    """if from HOT 2021-04-16: without a false branch the item is left out."""
-
-    def _read_args(self):
-        if len(self.args) == 2:
-            return self.args[0], self.args[1], Ellipsis
-        return super()._read_args()
-
-
-class ConditionBoolean(function.Function):
-    """Base of not/and/or: arguments are condition names, booleans or functions."""
-
-    def __init__(self, stack, fn_name, args):
-        super().__init__(stack, fn_name, args)
-        self._check_args()
-
-    def _check_args(self):
-        if not _is_list(self.args):
-            raise ValueError('Arguments to "%s" must be a list of conditions' % self.fn_name)
-        if len(self.args) < 2:
-            raise ValueError(
-                'The minimum number of condition arguments to "%s" is 2.' % self.fn_name
-            )
-
-    def _get_condition(self, arg):
-        if isinstance(arg, bool):
-            return arg
-        return self.stack.t.conditions(self.stack).is_enabled(arg)
-
-
-class Not(ConditionBoolean):
-    def _check_args(self):
-        if self.args is None:
-            raise ValueError('Argument to "%s" must be a condition' % self.fn_name)
+    def _parse(self, expression):
+        if not isinstance(expression, str):
+            raise TypeError('The "expression" argument to %s must contain a string.' % self.fn_name)
+        parse = self._yaql_parser()
+        try:
+            return parse(expression)
+        except yaql_exc.YaqlException as yex:
+            raise ValueError("Bad expression %s." % yex)
 
     def result(self):
-        return not self._get_condition(function.resolve(self.args))
-
-
-class And(ConditionBoolean):
-    def result(self):
-        return all(self._get_condition(c) for c in function.resolve(self.args))
-
-
-class Or(ConditionBoolean):
-    def result(self):
-        return any(self._get_condition(c) for c in function.resolve(self.args))
+        statement = self._parse(function.resolve(self._expression))
+        data = function.resolve(self._data)
+        return statement.evaluate({"data": data}, self._context.create_child_context())

@@ -1,8 +1,8 @@
 """HOT: the Heat Orchestration Template format, every version Heat 27 knows.
 
 Each version is a class with its own function table; later versions start from the
-previous table (functions added, replaced, or ``Removed``). Functions Heat has but
-heat-lite does not implement yet are ``NotImplementedYet`` (a clear error if used).
+previous table (functions added, replaced, or ``Removed``), kept in the order Heat lists
+them (GET /template_versions/<v>/functions).
 
     tmpl = Template({'heat_template_version': 'rocky', 'resources': {...}})
     type(tmpl).__name__ == 'HOTemplate20180831'
@@ -12,11 +12,38 @@ import collections.abc
 import functools
 
 from heat_lite.common import exception
-from heat_lite.engine import function, parameters, rsrc_defn, template
+from heat_lite.engine import function, parameters, rsrc_defn, template, template_common
+from heat_lite.engine.cfn import functions as cfn_funcs
+from heat_lite.engine.hot import condition_functions as cond_funcs
 from heat_lite.engine.hot import functions as hot_funcs
+from heat_lite.engine.hot import list_functions as list_funcs
+from heat_lite.engine.hot import string_functions as str_funcs
 
-NYI = function.NotImplementedYet
-
+# the order Heat lists the functions of HOT 2014-10-16 and later in
+_LISTING_ORDER = (
+    "get_attr",
+    "get_file",
+    "get_param",
+    "get_resource",
+    "list_join",
+    "repeat",
+    "resource_facade",
+    "str_replace",
+    "Fn::Select",
+    "digest",
+    "str_split",
+    "map_merge",
+    "yaql",
+    "map_replace",
+    "if",
+    "filter",
+    "str_replace_strict",
+    "make_url",
+    "list_concat",
+    "str_replace_vstrict",
+    "list_concat_unique",
+    "contains",
+)
 _CFN_FUNCTIONS = (
     "Fn::GetAZs",
     "Fn::Join",
@@ -28,66 +55,89 @@ _CFN_FUNCTIONS = (
     "Ref",
 )
 
+
+def _table(base, **changes):
+    """``base`` with ``changes`` applied, in Heat's listing order (hidden ones last)."""
+    merged = {**base, **changes}
+    listed = {n: merged[n] for n in _LISTING_ORDER if n in merged}
+    return {**listed, **{n: f for n, f in merged.items() if n not in listed}}
+
+
 FUNCTIONS_20130523 = {
+    "Fn::GetAZs": cfn_funcs.GetAZs,
     "get_param": hot_funcs.GetParam,
     "get_resource": hot_funcs.GetResource,
+    "Ref": cfn_funcs.Ref,
     "get_attr": hot_funcs.GetAttThenSelect,
-    "list_join": hot_funcs.Join,
-    "str_replace": hot_funcs.Replace,
+    "Fn::Select": cfn_funcs.Select,
+    "Fn::Join": cfn_funcs.Join,
+    "list_join": str_funcs.Join,
+    "Fn::Split": cfn_funcs.Split,
+    "str_replace": str_funcs.Replace,
+    "Fn::Replace": cfn_funcs.Replace,
+    "Fn::Base64": cfn_funcs.Base64,
+    "Fn::MemberListToMap": cfn_funcs.MemberListToMap,
+    "resource_facade": hot_funcs.ResourceFacade,
+    "Fn::ResourceFacade": cfn_funcs.ResourceFacade,
     "get_file": hot_funcs.GetFile,
-    "resource_facade": NYI,
-    "Fn::Select": NYI,
-    **{name: NYI for name in _CFN_FUNCTIONS},
 }
-FUNCTIONS_20141016 = {
-    **FUNCTIONS_20130523,
-    "get_attr": hot_funcs.GetAtt,
+FUNCTIONS_20141016 = _table(
+    FUNCTIONS_20130523,
+    get_attr=hot_funcs.GetAtt,
     **{name: function.Removed for name in _CFN_FUNCTIONS},
-}
-FUNCTIONS_20150430 = {**FUNCTIONS_20141016, "repeat": NYI, "digest": NYI}
-FUNCTIONS_20151015 = {
-    **FUNCTIONS_20150430,
-    "get_attr": hot_funcs.GetAttAllAttributes,
-    "list_join": hot_funcs.JoinMultiple,
-    "str_replace": hot_funcs.ReplaceJson,
-    "str_split": NYI,
-    "Fn::Select": function.Removed,
-}
-FUNCTIONS_20160408 = {**FUNCTIONS_20151015, "map_merge": NYI}
-FUNCTIONS_20161014 = {**FUNCTIONS_20160408, "yaql": NYI, "map_replace": NYI, "if": hot_funcs.If}
-FUNCTIONS_20170224 = {
-    **FUNCTIONS_20161014,
-    "filter": NYI,
-    "str_replace_strict": hot_funcs.ReplaceJsonStrict,
-}
-FUNCTIONS_20170901 = {
-    **FUNCTIONS_20170224,
-    "make_url": NYI,
-    "list_concat": NYI,
-    "list_concat_unique": NYI,
-    "contains": NYI,
-    "str_replace_vstrict": hot_funcs.ReplaceJsonVeryStrict,
-}
-FUNCTIONS_20210416 = {**FUNCTIONS_20170901, "if": hot_funcs.IfNullable}
+)
+FUNCTIONS_20150430 = _table(FUNCTIONS_20141016, repeat=list_funcs.Repeat, digest=hot_funcs.Digest)
+FUNCTIONS_20151015 = _table(
+    FUNCTIONS_20150430,
+    get_attr=hot_funcs.GetAttAllAttributes,
+    list_join=str_funcs.JoinMultiple,
+    str_replace=str_funcs.ReplaceJson,
+    str_split=str_funcs.StrSplit,
+    **{"Fn::Select": function.Removed},
+)
+FUNCTIONS_20160408 = _table(FUNCTIONS_20151015, map_merge=list_funcs.MapMerge)
+FUNCTIONS_20161014 = _table(
+    FUNCTIONS_20160408,
+    repeat=list_funcs.RepeatWithMap,
+    yaql=hot_funcs.Yaql,
+    map_replace=list_funcs.MapReplace,
+    **{"if": cond_funcs.If},
+)
+FUNCTIONS_20170224 = _table(
+    FUNCTIONS_20161014,
+    filter=list_funcs.Filter,
+    str_replace_strict=str_funcs.ReplaceJsonStrict,
+)
+FUNCTIONS_20170901 = _table(
+    FUNCTIONS_20170224,
+    repeat=list_funcs.RepeatWithNestedLoop,
+    make_url=str_funcs.MakeURL,
+    list_concat=list_funcs.ListConcat,
+    str_replace_vstrict=str_funcs.ReplaceJsonVeryStrict,
+    list_concat_unique=list_funcs.ListConcatUnique,
+    contains=list_funcs.Contains,
+)
+FUNCTIONS_20210416 = _table(FUNCTIONS_20170901, **{"if": cond_funcs.IfNullable})
 
 CONDITION_FUNCTIONS_20161014 = {
     "get_param": hot_funcs.GetParam,
-    "equals": hot_funcs.Equals,
-    "not": hot_funcs.Not,
-    "and": hot_funcs.And,
-    "or": hot_funcs.Or,
+    "equals": cond_funcs.Equals,
+    "not": cond_funcs.Not,
+    "and": cond_funcs.And,
+    "or": cond_funcs.Or,
 }
-CONDITION_FUNCTIONS_20170901 = {**CONDITION_FUNCTIONS_20161014, "yaql": NYI, "contains": NYI}
+CONDITION_FUNCTIONS_20170901 = {
+    **CONDITION_FUNCTIONS_20161014,
+    "yaql": hot_funcs.Yaql,
+    "contains": list_funcs.Contains,
+}
 
 
-def _no_parse(snippet, path):
-    return snippet
-
-
-class HOTemplate20130523(template.Template):
+class HOTemplate20130523(template_common.CommonTemplate):
     """HOT 2013-05-23; also the base of every later version."""
 
     CANONICAL_VERSION = "2013-05-23"
+    FORMAT_TYPE = "hot"
     SECTIONS = (VERSION, DESCRIPTION, PARAMETER_GROUPS, PARAMETERS, RESOURCES, OUTPUTS) = (
         "heat_template_version",
         "description",
@@ -118,29 +168,12 @@ class HOTemplate20130523(template.Template):
     RES_EXTERNAL_ID, RES_CONDITION = "external_id", "condition"
     OUTPUT_KEYS = (OUTPUT_DESCRIPTION, OUTPUT_VALUE) = ("description", "value")
     OUTPUT_CONDITION = None
-    deletion_policies = {p: p for p in rsrc_defn.ResourceDefinition.DELETION_POLICIES}
     param_schema_class = parameters.Schema
     functions = FUNCTIONS_20130523
 
-    def __getitem__(self, section):
-        if section not in self.SECTIONS:
-            raise KeyError('"%s" is not a valid template section' % section)
-        if section in self.SECTIONS_NO_DIRECT_ACCESS:
-            raise KeyError("Section %s can not be accessed directly." % section)
-        default = "No description" if section == self.DESCRIPTION else {}
-        return self.t.get(section) or default
-
-    @property
-    def description(self):
-        return self[self.DESCRIPTION]
-
-    # -- validation of the template's structure
-
     def validate(self):
         """Top-level sections, then the keys of every resource."""
-        for section in self.t:
-            if section not in self.SECTIONS:
-                raise exception.InvalidTemplateSection(section=section)
+        self._check_sections()
         resources = self.t.get(self.RESOURCES) or {}
         if not isinstance(resources, collections.abc.Mapping):
             raise exception.StackValidationFailed(
@@ -166,173 +199,12 @@ class HOTemplate20130523(template.Template):
         if self.RES_TYPE not in snippet:
             raise exception.StackValidationFailed(message=missing_type)
 
-    # -- parameters
-
-    def param_schemata(self, param_defaults=None):
-        """{name: parameters.Schema}; InvalidSchemaError for a bad definition."""
-        section = self.t.get(self.PARAMETERS) or {}
-        if not isinstance(section, collections.abc.Mapping):
-            raise exception.InvalidSchemaError(
-                message="Invalid parameters section, expected a mapping"
+    def _check_resource_keywords(self, snippet):
+        invalid = set(snippet) - set(self.RESOURCE_KEYS)
+        if invalid:
+            raise ValueError(
+                "Invalid keyword(s) inside a resource definition: %s" % ", ".join(invalid)
             )
-        schemata = {}
-        for name, schema_dict in section.items():
-            schema = self.param_schema_class.from_dict(name, schema_dict)
-            if param_defaults and name in param_defaults:
-                schema.set_default(param_defaults[name])
-            schemata[name] = schema
-        return schemata
-
-    # -- resources
-
-    def resource_definitions(self, stack):
-        """{name: ResourceDefinition} in template order, without condition-disabled ones."""
-        resources = self.t.get(self.RESOURCES) or {}
-        conds = self.conditions(stack)
-        definitions = {}
-        for name, snippet in resources.items():
-            defn = self._resource_definition(stack, name, snippet)
-            cond = defn.condition()
-            if cond is not None:
-                try:
-                    enabled = conds.is_enabled(cond)
-                except ValueError as exc:
-                    raise exception.StackValidationFailed(
-                        path=[self.RESOURCES, name, self.RES_CONDITION], message=str(exc)
-                    )
-                if not enabled:
-                    continue
-            definitions[name] = defn
-        return definitions
-
-    def resource_definition(self, stack, name):
-        """The definition of one resource, parsing nothing else (a worker's hot path)."""
-        snippet = (self.t.get(self.RESOURCES) or {}).get(name)
-        if snippet is None:
-            return None
-        return self._resource_definition(stack, name, snippet)
-
-    def _resource_definition(self, stack, name, snippet):
-        try:
-            invalid = set(snippet) - set(self.RESOURCE_KEYS)
-            if invalid:
-                raise ValueError(
-                    "Invalid keyword(s) inside a resource definition: %s" % ", ".join(invalid)
-                )
-            args = dict(self._rsrc_defn_args(stack, name, snippet))
-        except (TypeError, ValueError, KeyError) as ex:
-            raise exception.StackValidationFailed(message=str(ex))
-        return rsrc_defn.ResourceDefinition(name, stack=stack, **args)
-
-    def _field(self, key, valid_types, typename, name, data, parse_func):
-        if key not in data:
-            return None
-        value = parse_func(data[key], ".".join([self.RESOURCES, name, key]))
-        if not isinstance(value, valid_types):
-            raise TypeError("Resource %s %s type must be %s" % (name, key, typename))
-        return value
-
-    def _rsrc_defn_args(self, stack, name, data):
-        if self.RES_TYPE not in data:
-            raise KeyError('Resource %s is missing "%s"' % (name, self.RES_TYPE))
-        parse = functools.partial(self.parse, stack)
-        field = functools.partial(self._field, name=name, data=data)
-        obj = (collections.abc.Mapping, function.Function)
-        yield "resource_type", field(self.RES_TYPE, str, "string", parse_func=parse)
-        yield "properties", field(self.RES_PROPERTIES, obj, "object", parse_func=parse)
-        yield "metadata", field(self.RES_METADATA, obj, "object", parse_func=parse)
-        yield "depends", self._depends(name, data)
-        policy = field(
-            self.RES_DELETION_POLICY, (str, function.Function), "string", parse_func=parse
-        )
-        yield "deletion_policy", self._deletion_policy(function.resolve(policy))
-        yield "update_policy", field(self.RES_UPDATE_POLICY, obj, "object", parse_func=parse)
-        yield "description", field(self.RES_DESCRIPTION, str, "string", parse_func=_no_parse)
-
-    def _depends(self, name, data):
-        depends = self._field(
-            self.RES_DEPENDS_ON,
-            collections.abc.Sequence,
-            "list or string",
-            name,
-            data,
-            _no_parse,
-        )
-        if isinstance(depends, str):
-            return [depends]
-        for dep in depends or []:
-            if not isinstance(dep, str):
-                raise exception.StackValidationFailed(
-                    message="Resource %s %s must be a list of strings" % (name, self.RES_DEPENDS_ON)
-                )
-        return depends
-
-    def _deletion_policy(self, policy):
-        if policy is None:
-            return None
-        if policy not in self.deletion_policies:
-            raise exception.StackValidationFailed(message='Invalid deletion policy "%s"' % policy)
-        return self.deletion_policies[policy]
-
-    def add_resource(self, definition, name=None):
-        """Put a ResourceDefinition into the template (depends_on kept to known names)."""
-        name = definition.name if name is None else name
-        if self.t.get(self.RESOURCES) is None:
-            self.t[self.RESOURCES] = {}
-        rendered = definition.render_hot()
-        if rendered.get(self.RES_DEPENDS_ON):
-            rendered[self.RES_DEPENDS_ON] = [
-                d for d in rendered[self.RES_DEPENDS_ON] if d in self.t[self.RESOURCES]
-            ]
-        self.t[self.RESOURCES][name] = rendered
-
-    def remove_resource(self, name):
-        self.t.get(self.RESOURCES, {}).pop(name)
-
-    def remove_all_resources(self):
-        if self.RESOURCES in self.t:
-            self.t[self.RESOURCES] = {}
-
-    # -- outputs
-
-    def outputs(self, stack):
-        """{name: OutputDefinition}; a condition-disabled output has the value None."""
-        conds = self.conditions(stack)
-        outputs = self.t.get(self.OUTPUTS) or {}
-        return {key: self._output(stack, conds, key, val) for key, val in outputs.items()}
-
-    def _output(self, stack, conds, key, val):
-        def invalid(message):
-            return exception.StackValidationFailed(
-                error="Output validation error", path=[self.OUTPUTS, key], message=message
-            )
-
-        if not isinstance(val, collections.abc.Mapping):
-            raise invalid(
-                "Output definitions must be a map. Found a %s instead" % type(val).__name__
-            )
-        if self.OUTPUT_VALUE not in val:
-            raise invalid("Each output definition must contain a %s key." % self.OUTPUT_VALUE)
-        description = val.get(self.OUTPUT_DESCRIPTION)
-        if not self._output_enabled(stack, conds, key, val):
-            return rsrc_defn.OutputDefinition(key, None, description)
-        value = self.parse(stack, val[self.OUTPUT_VALUE], path="outputs.%s.value" % key)
-        return rsrc_defn.OutputDefinition(key, value, description)
-
-    def _output_enabled(self, stack, conds, key, val):
-        if self.OUTPUT_CONDITION is None:
-            return True
-        path = [self.OUTPUTS, key, self.OUTPUT_CONDITION]
-        cond = self.parse_condition(stack, val.get(self.OUTPUT_CONDITION), ".".join(path))
-        try:
-            return conds.is_enabled(function.resolve(cond))
-        except ValueError as exc:
-            raise exception.StackValidationFailed(path=path, message=str(exc))
-
-    def add_output(self, definition):
-        if self.t.get(self.OUTPUTS) is None:
-            self.t[self.OUTPUTS] = {}
-        self.t[self.OUTPUTS][definition.name] = definition.render_hot()
 
 
 class HOTemplate20141016(HOTemplate20130523):
@@ -385,21 +257,11 @@ class HOTemplate20161014(HOTemplate20160408):
     def _rsrc_defn_args(self, stack, name, data):
         yield from super()._rsrc_defn_args(stack, name, data)
         parse = functools.partial(self.parse, stack)
-        parse_cond = functools.partial(self.parse_condition, stack)
-        field = functools.partial(self._field, name=name, data=data)
-        yield (
-            "external_id",
-            field(self.RES_EXTERNAL_ID, (str, function.Function), "string", parse_func=parse),
+        external_id = self._field(
+            self.RES_EXTERNAL_ID, (str, function.Function), "string", name, data, parse
         )
-        yield (
-            "condition",
-            field(
-                self.RES_CONDITION,
-                (str, bool, function.Function),
-                "string_or_boolean",
-                parse_func=parse_cond,
-            ),
-        )
+        yield "external_id", external_id
+        yield "condition", self._condition_field(stack, name, data, "string_or_boolean")
 
 
 class HOTemplate20170224(HOTemplate20161014):
@@ -450,4 +312,9 @@ for _cls in (
     HOTemplate20180831,
     HOTemplate20210416,
 ):
-    template.register(_cls, _cls.CANONICAL_VERSION, *filter(None, [_RELEASE_NAMES.get(_cls)]))
+    template.register(
+        _cls,
+        template.HOT_VERSION_KEY,
+        _cls.CANONICAL_VERSION,
+        *filter(None, [_RELEASE_NAMES.get(_cls)]),
+    )

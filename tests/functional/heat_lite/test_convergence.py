@@ -16,16 +16,7 @@ def heat(tmp_path):
         yield h
 
 
-def _wait(heat, ident, statuses, timeout=30):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        stack = heat.client.show_stack(heat.ctx, ident)[0]
-        if "%s_%s" % (stack["stack_action"], stack["stack_status"]) in statuses:
-            return stack
-        time.sleep(0.02)
-    raise AssertionError(
-        "timed out; stack is %s_%s" % (stack["stack_action"], stack["stack_status"])
-    )
+_wait = inprocess.wait_for_status
 
 
 def _template(resources, outputs=None, **extra):
@@ -195,3 +186,25 @@ def test_delete_while_create_is_in_progress(heat):
     stack = _wait(heat, ident, {"DELETE_COMPLETE", "DELETE_FAILED"})
     assert stack["stack_status_reason"] == "Stack DELETE completed successfully"
     assert heat.client.list_stack_resources(heat.ctx, ident) == []
+
+
+def test_pseudo_parameters_resolve_in_properties(heat):
+    tmpl = _template(
+        {
+            "v": {
+                "type": "OS::Heat::Value",
+                "properties": {
+                    "value": {
+                        "list_join": [
+                            ":",
+                            [{"get_param": "OS::stack_name"}, {"get_param": "OS::stack_id"}],
+                        ]
+                    }
+                },
+            }
+        },
+        outputs={"o": {"value": {"get_attr": ["v", "value"]}}},
+    )
+    ident = heat.client.create_stack(heat.ctx, "pseudo", tmpl, {}, {}, {})
+    stack = _wait(heat, ident, {"CREATE_COMPLETE", "CREATE_FAILED"})
+    assert stack["outputs"][0]["output_value"] == "pseudo:%s" % ident["stack_id"]

@@ -22,7 +22,7 @@ import re
 import pecan
 from webob import exc
 
-from heat_lite.api.openstack.v1 import events, resources, stacks, util
+from heat_lite.api.openstack.v1 import build_info, events, resources, services, stacks, util
 from heat_lite.common import exception
 
 GET, POST, PUT, PATCH, DELETE = "GET", "POST", "PUT", "PATCH", "DELETE"
@@ -34,9 +34,17 @@ LOOKUP_SUBPATHS_POST = "{path:resources|events|template|actions}"
 
 # (methods, path under /v1/{tenant_id}, controller, handler)
 ROUTES = (
+    # templates and resource types
+    (POST, "/validate", "stacks", "validate_template"),
+    (GET, "/resource_types", "stacks", "list_resource_types"),
+    (GET, "/resource_types/{type_name}", "stacks", "resource_schema"),
+    (GET, "/resource_types/{type_name}/template", "stacks", "generate_template"),
+    (GET, "/template_versions", "stacks", "list_template_versions"),
+    (GET, "/template_versions/{template_version}/functions", "stacks", "list_template_functions"),
     # stack collection
     (GET, "/stacks", "stacks", "index"),
     (POST, "/stacks", "stacks", "create"),
+    (POST, "/stacks/preview", "stacks", "preview"),
     (GET, "/stacks/detail", "stacks", "detail"),
     # name or id -> 302 to /stacks/{stack_name}/{stack_id}[/subpath]
     (ANY, "/stacks/{stack_name}", "stacks", "lookup"),
@@ -47,6 +55,8 @@ ROUTES = (
     (GET, S, "stacks", "show"),
     (DELETE, S, "stacks", "delete"),
     (GET, S + "/template", "stacks", "template"),
+    (GET, S + "/environment", "stacks", "environment"),
+    (GET, S + "/files", "stacks", "files"),
     (GET, S + "/outputs", "stacks", "list_outputs"),
     (GET, S + "/outputs/{output_key}", "stacks", "show_output"),
     # resources
@@ -56,6 +66,9 @@ ROUTES = (
     (GET, S + "/events", "events", "index"),
     (GET, S + "/resources/{resource_name}/events", "events", "index"),
     (GET, S + "/resources/{resource_name}/events/{event_id}", "events", "show"),
+    # the service
+    (GET, "/build_info", "build_info", "build_info"),
+    (GET, "/services", "services", "index"),
 )
 
 _PLACEHOLDER = re.compile(r"\{(\w+)(?::([^}]*))?\}")
@@ -111,6 +124,8 @@ class API:
             "stacks": stacks.StackController(engine_client),
             "resources": resources.ResourceController(engine_client),
             "events": events.EventController(engine_client),
+            "build_info": build_info.BuildInfoController(engine_client),
+            "services": services.ServiceController(engine_client),
         }
         self.router = Router(ROUTES, controllers)
 

@@ -19,6 +19,11 @@ PARAM_CONVERGE = "converge"
 PARAM_GLOBAL_TENANT = "global_tenant"
 PARAM_RESOLVE_OUTPUTS = "resolve_outputs"
 PARAM_WITH_COUNT = "with_count"
+PARAM_SHOW_NESTED = "show_nested"
+PARAM_IGNORE_ERRORS = "ignore_errors"
+PARAM_WITH_DESCRIPTION = "with_description"
+PARAM_WITH_CONDITION_FUNC = "with_condition_func"
+PARAM_TEMPLATE_TYPE = "template_type"
 
 
 class InstantiationData:
@@ -297,3 +302,112 @@ class StackController:
     @util.registered_identified_stack
     def show_output(self, req, ctx, identity, output_key):
         return {"output": self.rpc_client.show_output(ctx, identity, output_key)}
+
+    @util.registered_identified_stack
+    def environment(self, req, ctx, identity):
+        """GET /stacks/{name}/{id}/environment: as stored, hidden values as ``******``."""
+        return self.rpc_client.get_environment(ctx, identity)
+
+    @util.registered_identified_stack
+    def files(self, req, ctx, identity):
+        """GET /stacks/{name}/{id}/files: ``{name: content}``."""
+        return self.rpc_client.get_files(ctx, identity)
+
+    @util.registered_policy_enforce
+    def preview(self, req, ctx, body):
+        """POST /stacks/preview: the stack and resources a create would make (spec §5.6)."""
+        data = InstantiationData(body)
+        result = self.rpc_client.preview_stack(
+            ctx,
+            data.stack_name(),
+            data.template(),
+            data.environment(),
+            data.files(),
+            self._prepare_args(data),
+            environment_files=data.environment_files(),
+            files_container=data.files_container(),
+        )
+        return {"stack": stacks_view.format_stack(req, result)}
+
+    # -- templates and resource types --------------------------------------------------
+
+    @util.registered_policy_enforce
+    def validate_template(self, req, ctx, body):
+        """POST /validate[?show_nested=true][&ignore_errors=99001]: spec §5.5, or 400."""
+        data = InstantiationData(body)
+        params = util.get_allowed_params(req.params, self._VALIDATE_PARAMS)
+        show_nested = False
+        if PARAM_SHOW_NESTED in params:
+            show_nested = util.bad_request_on_value_error(
+                util.extract_bool, PARAM_SHOW_NESTED, params[PARAM_SHOW_NESTED]
+            )
+        ignorable_errors = None
+        if PARAM_IGNORE_ERRORS in params:
+            ignorable_errors = params[PARAM_IGNORE_ERRORS].split(",")
+        result = self.rpc_client.validate_template(
+            ctx,
+            data.template(),
+            data.environment(),
+            files=data.files(),
+            environment_files=data.environment_files(),
+            files_container=data.files_container(),
+            show_nested=show_nested,
+            ignorable_errors=ignorable_errors,
+        )
+        if "Error" in result:
+            raise exc.HTTPBadRequest(result["Error"])
+        return result
+
+    _VALIDATE_PARAMS = {
+        PARAM_SHOW_NESTED: util.PARAM_TYPE_SINGLE,
+        PARAM_IGNORE_ERRORS: util.PARAM_TYPE_SINGLE,
+    }
+
+    def _optional_bool(self, req, name):
+        if req.params.get(name) is None:
+            return False
+        return util.bad_request_on_value_error(util.extract_bool, name, req.params.get(name))
+
+    @util.registered_policy_enforce
+    def list_resource_types(self, req, ctx):
+        """GET /resource_types[?name=<regex>&version=&support_status=&with_description=]."""
+        types = self.rpc_client.list_resource_types(
+            ctx,
+            support_status=req.params.get("support_status"),
+            type_name=req.params.get("name"),
+            heat_version=req.params.get("version"),
+            with_description=self._optional_bool(req, PARAM_WITH_DESCRIPTION),
+        )
+        return {"resource_types": types}
+
+    @util.registered_policy_enforce
+    def resource_schema(self, req, ctx, type_name):
+        """GET /resource_types/{type}.
+
+        Heat's router does not hand the query string to this handler, so a
+        ``?with_description=true`` from the client has no effect (kept as is).
+        """
+        return self.rpc_client.resource_schema(ctx, type_name, with_description=False)
+
+    @util.registered_policy_enforce
+    def generate_template(self, req, ctx, type_name):
+        """GET /resource_types/{type}/template[?template_type=cfn|hot] (default cfn)."""
+        template_type = "cfn"
+        if PARAM_TEMPLATE_TYPE in req.params:
+            try:
+                template_type = util.extract_template_type(req.params.get(PARAM_TEMPLATE_TYPE))
+            except ValueError as ex:
+                raise exc.HTTPBadRequest("Template type is not supported: %s" % ex)
+        return self.rpc_client.generate_template(ctx, type_name, template_type)
+
+    @util.registered_policy_enforce
+    def list_template_versions(self, req, ctx):
+        return {"template_versions": self.rpc_client.list_template_versions(ctx)}
+
+    @util.registered_policy_enforce
+    def list_template_functions(self, req, ctx, template_version):
+        """GET /template_versions/{version}/functions[?with_condition_func=true]."""
+        functions = self.rpc_client.list_template_functions(
+            ctx, template_version, self._optional_bool(req, PARAM_WITH_CONDITION_FUNC)
+        )
+        return {"template_functions": functions}

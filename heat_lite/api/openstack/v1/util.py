@@ -278,6 +278,14 @@ def extract_tags(subject):
     return tags
 
 
+def extract_template_type(subject):
+    """'cfn' or 'hot', in any case; anything else is a ValueError."""
+    template_type = subject.lower()
+    if template_type not in ("cfn", "hot"):
+        raise ValueError('Invalid template type "%s", valid types are: cfn, hot.' % subject)
+    return template_type
+
+
 def bad_request_on_value_error(func, *args, **kwargs):
     """Call ``func``; a ValueError becomes 400 HTTPBadRequest with its message."""
     try:

@@ -3,39 +3,10 @@ import copy
 import pytest
 
 from heat_lite.common import exception
-from heat_lite.common.identifier import HeatIdentifier
 from heat_lite.engine import attributes, function
-from heat_lite.engine.template import Template
+from tests.unit.heat_lite.engine.fakes import FakeStack
 
 pytestmark = pytest.mark.unit
-
-
-class FakeStack:
-    """The stack protocol of heat_lite.engine.function, backed by dicts."""
-
-    def __init__(self, tmpl, params=None, attrs=None, attr_names=None, files=None):
-        self.t = Template(tmpl, files=files)
-        self.parameters = self.t.parameters(HeatIdentifier("proj", "st", "sid"), params or {})
-        self.attrs = attrs or {}
-        self.attr_names = attr_names or {}
-        self.calls = []
-
-    def has_resource(self, name):
-        return name in self.t.resource_definitions(self)
-
-    def resource_reference(self, name):
-        return "%s-id" % name
-
-    def resource_attribute(self, name, attr, *path):
-        self.calls.append((name, attr) + path)
-        value = self.attrs.get(name, {}).get(attr)
-        return attributes.select_from_attribute(value, path)
-
-    def all_resource_attributes(self, name):
-        return dict(self.attrs.get(name, {}))
-
-    def resource_attribute_names(self, name):
-        return self.attr_names.get(name)
 
 
 PARAMS = {
@@ -310,12 +281,6 @@ def test_removed_functions():
     )
     assert validate_error({"Fn::Select": [0, ["a"]]}, "2015-10-15").endswith(
         "The function Fn::Select is not supported in this version of HOT."
-    )
-
-
-def test_not_implemented_functions_fail_clearly():
-    assert validate_error({"repeat": {}}) == (
-        'resources.r.properties.salt.repeat: The template function "repeat" is not supported.'
     )
 
 

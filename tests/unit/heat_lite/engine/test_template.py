@@ -118,12 +118,9 @@ def test_ambiguous_version():
     )
 
 
-def test_cfn_templates_are_rejected():
-    message = invalid_version({"AWSTemplateFormatVersion": "2010-09-09"})
-    assert message.startswith(
-        'The template version is invalid: "AWSTemplateFormatVersion: 2010-09-09". '
-        "CFN templates are not supported by heat-lite"
-    )
+def test_cfn_versions_are_templates_too():
+    assert type(Template({"AWSTemplateFormatVersion": "2010-09-09"})).__name__ == "CfnTemplate"
+    assert type(Template({"HeatTemplateFormatVersion": "2012-12-12"})).__name__ == ("HeatTemplate")
 
 
 # -- sections

@@ -94,6 +94,19 @@ class TestResource(resource.Resource):
     def check_create_complete(self, cookie):
         return self._check_done(cookie)
 
+    def needs_replace(self, prop_diff, after):
+        if "update_replace" in prop_diff:
+            return bool(after.get("update_replace"))
+        return super().needs_replace(prop_diff, after)
+
+    def handle_update(self, new_defn, prop_diff):
+        if "value" in prop_diff:
+            self.data_set("value", prop_diff["value"])
+        return time.monotonic(), self._wait_secs("update")
+
+    def check_update_complete(self, cookie):
+        return self._check_done(cookie)
+
     def handle_delete(self):
         return time.monotonic(), self._wait_secs("delete")
 

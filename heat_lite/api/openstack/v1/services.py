@@ -1,0 +1,23 @@
+"""``GET /v1/{tenant}/services``: the engines and whether they report in (spec §4.7).
+
+Policy ``service:index`` (admin of the project). No engine answering is a 503.
+"""
+
+import oslo_messaging
+from webob import exc
+
+from heat_lite.api.openstack.v1 import util
+
+
+class ServiceController:
+    REQUEST_SCOPE = "service"
+
+    def __init__(self, rpc_client):
+        self.rpc_client = rpc_client
+
+    @util.registered_policy_enforce
+    def index(self, req, ctx):
+        try:
+            return {"services": self.rpc_client.list_services(ctx)}
+        except oslo_messaging.MessagingTimeout:
+            raise exc.HTTPServiceUnavailable("All heat engines are down.")

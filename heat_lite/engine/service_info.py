@@ -1,0 +1,423 @@
+"""The engine's read-only RPC methods: a stack's template, environment, files and
+outputs; stack preview; resource types; template versions and functions; template
+validation; services and revision. None of them stores anything.
+
+EngineService inherits ``InfoMethods``, so these are endpoints of topic ``engine`` like
+its own methods; the helpers they use (``_get_stack_row``, ``_load_stack``,
+``_node_data_of``, ``_check_resource_limit``) are EngineService's.
+
+    engine.resource_schema(ctx, 'OS::Heat::RandomString')
+    -> {'resource_type': ..., 'properties': {...}, 'attributes': {...}, 'support_status': {...}}
+    engine.validate_template(ctx, template, {'parameters': {'p': 'x'}, ...})
+    -> {'Description': ..., 'Parameters': {...}, 'Environment': {...}}  or  {'Error': '...'}
+"""
+
+import copy
+import pydoc
+import re
+
+import oslo_messaging
+
+from heat_lite.common import exception, policy
+from heat_lite.conf import CONF
+from heat_lite.db import api as db_api
+from heat_lite.engine import (
+    api,
+    attributes,
+    environment,
+    parameters,
+    properties,
+    resources,
+    templates,
+)
+from heat_lite.engine import stack as parser
+from heat_lite.engine import template as tmpl_mod
+
+expected = oslo_messaging.expected_exceptions(exception.HeatException)
+
+SUPPORT_STATUSES = (UNKNOWN, SUPPORTED, DEPRECATED, UNSUPPORTED, HIDDEN) = (
+    "UNKNOWN",
+    "SUPPORTED",
+    "DEPRECATED",
+    "UNSUPPORTED",
+    "HIDDEN",
+)
+
+# error codes ``POST /validate?ignore_errors=`` accepts (Heat's ERROR_CODE_MAP: 99001 is
+# "service not available for resource type", which heat-lite never raises)
+IGNORABLE_ERROR_CODES = ("99001",)
+
+# the sections of a user environment shown in the validate result
+USER_ENV_SECTIONS = (
+    environment.RESOURCE_REGISTRY,
+    environment.PARAMETERS,
+    environment.PARAMETER_DEFAULTS,
+    environment.EVENT_SINKS,
+)
+
+
+class InfoMethods:
+    """Read-only endpoint methods, mixed into EngineService."""
+
+    # -- one stack: template, environment, files, outputs ---------------------------------
+
+    @expected
+    def get_template(self, cnxt, stack_identity):
+        return self._load_stack(cnxt, stack_identity, show_deleted=True).t.t
+
+    @expected
+    def get_environment(self, cnxt, stack_identity):
+        """The stored environment; values of hidden parameters become ``******``."""
+        row = self._get_stack_row(cnxt, stack_identity, show_deleted=True)
+        tmpl = templates.load(row.raw_template_id)
+        schemata = tmpl.param_schemata()
+        env = copy.deepcopy(tmpl.env or {})
+        for section in (environment.PARAMETERS, environment.PARAMETER_DEFAULTS):
+            values = env.get(section) or {}
+            for name in values:
+                if name in schemata and schemata[name].hidden:
+                    values[name] = "******"
+        return env
+
+    @expected
+    def get_files(self, cnxt, stack_identity):
+        row = self._get_stack_row(cnxt, stack_identity, show_deleted=True)
+        return dict(templates.load(row.raw_template_id).files)
+
+    @expected
+    def list_outputs(self, cnxt, stack_identity):
+        """Keys and descriptions, no values."""
+        stack = self._load_stack(cnxt, stack_identity)
+        return [
+            {"output_key": o.name, "description": o.description()}
+            for o in stack.t.outputs(stack).values()
+        ]
+
+    @expected
+    def show_output(self, cnxt, stack_identity, output_key):
+        """One output with its value (or ``output_error``); NotFound for an unknown key."""
+        stack = self._load_stack(cnxt, stack_identity)
+        outputs = stack.t.outputs(stack)
+        if output_key not in outputs:
+            raise exception.NotFound("Specified output key %s not found." % output_key)
+        stack.node_data = self._node_data_of(stack)
+        return api.format_stack_output(outputs[output_key])
+
+    @expected
+    def preview_stack(
+        self,
+        cnxt,
+        stack_name,
+        template,
+        params,
+        files,
+        args,
+        environment_files=None,
+        files_container=None,
+    ):
+        """The stack and resources create_stack would make (validated as it does), unstored."""
+        stack = self._parse_template_and_validate_stack(
+            cnxt, stack_name, template, params, files, args, environment_files
+        )
+        stack.id = None  # a preview is never stored: Heat shows its id as "None"
+        deps = stack.dependencies()
+        previews = []
+        for name, defn in stack.definitions.items():
+            cls = resources.get_class(defn.resource_type)
+            previews.append(
+                api.format_resource_preview(
+                    stack,
+                    defn,
+                    list(cls.attributes_schema),
+                    _preview_properties(defn, cls),
+                    sorted(deps.required_by(name)),
+                )
+            )
+        parameters = stack.t.parameters(
+            stack.identifier(),
+            stack.env.get(environment.PARAMETERS) or {},
+            stack.env.get(environment.PARAMETER_DEFAULTS),
+        )
+        return api.format_stack_preview(stack, parameters.map(str), previews)
+
+    # -- resource types -------------------------------------------------------------------
+
+    @expected
+    def list_resource_types(
+        self, cnxt, support_status=None, type_name=None, heat_version=None, with_description=False
+    ):
+        """Sorted type names (or ``{"resource_type", "description"}`` items) that match.
+
+        ``type_name`` is a regex matched from the start; an invalid one matches nothing.
+        Hidden types and types the caller's ``resource_types:<type>`` policy denies are left out.
+        """
+        if support_status is not None and support_status not in SUPPORT_STATUSES:
+            raise exception.Invalid(
+                reason="Invalid support status and should be one of %s" % str(SUPPORT_STATUSES)
+            )
+        try:
+            name_exp = re.compile(type_name) if type_name is not None else None
+        except re.error:
+            return []
+        result = []
+        for name, cls in sorted(resources.registry().items()):
+            if name_exp is not None and not name_exp.match(name):
+                continue
+            status = support_status_of(cls)
+            if (
+                status["status"] == HIDDEN
+                or heat_version is not None
+                and status["version"] != heat_version
+                or support_status is not None
+                and status["status"] != support_status
+                or not _type_allowed(cnxt, name)
+            ):
+                continue
+            if with_description:
+                result.append({"resource_type": name, "description": getdoc(cls)})
+            else:
+                result.append(name)
+        return result
+
+    @expected
+    def resource_schema(self, cnxt, type_name, with_description=False):
+        """Properties (Heat's JSON schema form), attributes and support status of a type."""
+        cls = _resource_class(cnxt, type_name)
+        attr_schema = dict(cls.attributes_schema, **attributes.BASE_ATTRIBUTES_SCHEMA)
+        result = {
+            "resource_type": type_name,
+            "properties": {
+                name: dict(schema)
+                for name, schema in cls.properties_schema.items()
+                if schema.implemented
+            },
+            "attributes": {name: dict(schema) for name, schema in attr_schema.items()},
+            "support_status": support_status_of(cls),
+        }
+        if with_description:
+            result["description"] = getdoc(cls)
+        return result
+
+    @expected
+    def generate_template(self, cnxt, type_name, template_type="cfn"):
+        """A template wrapping one resource of the type: properties become parameters."""
+        return resource_to_template(type_name, _resource_class(cnxt, type_name), template_type)
+
+    # -- template versions ----------------------------------------------------------------
+
+    @expected
+    def list_template_versions(self, cnxt):
+        return tmpl_mod.template_versions()
+
+    @expected
+    def list_template_functions(self, cnxt, template_version, with_condition=False):
+        return tmpl_mod.template_functions(template_version, with_condition=with_condition)
+
+    # -- validation -----------------------------------------------------------------------
+
+    @expected
+    def validate_template(
+        self,
+        cnxt,
+        template,
+        params=None,
+        files=None,
+        environment_files=None,
+        files_container=None,
+        show_nested=False,
+        ignorable_errors=None,
+    ):
+        """Check a template as far as possible without parameter or property values.
+
+        :returns: Heat's validate result (spec §5.5), or ``{"Error": message}`` for a
+            validation failure (the API answers 400 with it)
+        :raises: InvalidTemplateVersion, InvalidSchemaError, UnknownUserParameter,
+            InvalidTemplateReference, CircularDependencyException (400 at the API)
+        """
+        if template is None or set(ignorable_errors or ()) - set(IGNORABLE_ERROR_CODES):
+            # Heat's engine returns a webob HTTPBadRequest here; serialised over RPC it
+            # reaches the client as this string, with a 200 (kept for compatibility).
+            return "<HTTPBadRequest at 0x%x 400 Bad Request>" % id(template)
+        files = files or {}
+        tmpl = tmpl_mod.Template(template, files=files)
+        tmpl.env = environment.merge(params, files, environment_files)
+        try:
+            tmpl.validate()
+            self._check_resource_limit(tmpl)
+        except Exception as ex:
+            return {"Error": str(ex)}
+        stack = parser.Stack(cnxt, "dummy", tmpl)
+        try:
+            validate_stack_structure(stack, ignorable_errors)
+        except exception.StackValidationFailed as ex:
+            return {"Error": str(ex)}
+        result = {
+            "Description": tmpl.description,
+            "Parameters": {
+                name: api.format_validate_parameter(param)
+                for name, param in stack.parameters.params.items()
+                if name not in parameters.PSEUDO_PARAMETERS
+            },
+        }
+        if tmpl.t.get("parameter_groups"):
+            result["ParameterGroups"] = tmpl.t["parameter_groups"]
+        # show_nested adds "NestedParameters" for resources backed by nested stacks;
+        # heat-lite has no such resource types, so there is nothing to add.
+        result["Environment"] = {key: tmpl.env.get(key) for key in USER_ENV_SECTIONS}
+        return result
+
+    # -- the service itself ---------------------------------------------------------------
+
+    @expected
+    def list_services(self, cnxt):
+        now = db_api.utcnow()
+        return [api.format_service(row, now) for row in db_api.service_get_all()]
+
+    @expected
+    def get_revision(self, cnxt):
+        return CONF.revision.heat_revision
+
+
+# -- resource type helpers ---------------------------------------------------------------
+
+
+def support_status_of(cls):
+    """A plugin's ``support_status`` as a dict; plugins declaring none are SUPPORTED."""
+    status = getattr(cls, "support_status", None)
+    if status is None:
+        return {"status": SUPPORTED, "message": None, "version": None, "previous_status": None}
+    return status.to_dict() if hasattr(status, "to_dict") else dict(status)
+
+
+def getdoc(cls):
+    if cls.__doc__ is None:
+        return "No description available"
+    return pydoc.getdoc(cls)
+
+
+def _type_allowed(cnxt, type_name):
+    """Whether ``resource_types:<type>`` (and ``<namespace>::*``) rules, where registered, pass."""
+    registered = policy.get_enforcer().registered_rules
+    wildcard = "::".join(type_name.split("::")[:-1] + ["*"])
+    for name in (type_name, wildcard):
+        rule = "resource_types:%s" % name
+        if rule in registered and not policy.enforce(cnxt, rule, {}, do_raise=False):
+            return False
+    return True
+
+
+def _resource_class(cnxt, type_name):
+    """The plugin class of a type the caller may see: 404 unknown, 403 denied, 400 hidden."""
+    if not _type_allowed(cnxt, type_name):
+        raise exception.Forbidden(action=type_name)
+    cls = resources.registry().get(type_name)
+    if cls is None:
+        raise exception.EntityNotFound(entity="Resource Type", name=type_name)
+    if support_status_of(cls)["status"] == HIDDEN:
+        raise exception.NotSupported(feature=type_name)
+    return cls
+
+
+def resource_to_template(type_name, cls, template_type="cfn"):
+    """The provider template of a type (``hot``, else ``cfn``): Heat's resource_to_template."""
+    params, props = properties.schema_to_parameters_and_properties(
+        cls.properties_schema, template_type
+    )
+    name = cls.__name__
+    outputs = attributes.as_outputs(
+        name, dict(cls.attributes_schema, **attributes.BASE_ATTRIBUTES_SCHEMA), template_type
+    )
+    description = "Initial template of %s" % name
+    if template_type == "hot":
+        return {
+            "heat_template_version": "2016-10-14",
+            "description": description,
+            "parameters": params,
+            "outputs": outputs,
+            "resources": {name: {"type": type_name, "properties": props}},
+        }
+    return {
+        "HeatTemplateFormatVersion": "2012-12-12",
+        "Description": description,
+        "Parameters": params,
+        "Resources": {name: {"Type": type_name, "Properties": props}},
+        "Outputs": outputs,
+    }
+
+
+def _preview_properties(defn, cls):
+    """Every property of the type's schema, resolved as far as possible (else None)."""
+    props = defn.properties(cls.properties_schema)
+    result = {}
+    for name in cls.properties_schema:
+        try:
+            result[name] = props[name]
+        except (KeyError, TypeError, ValueError):
+            result[name] = None
+    return result
+
+
+# -- validation helpers ------------------------------------------------------------------
+
+
+def validate_stack_structure(stack, ignorable_errors=None):
+    """Heat's ``Stack.validate`` without values (strict_validate=False, template only).
+
+    Sections, parameter schemas, parameter groups, conditions, resource definitions
+    and references, resource types and property names, outputs. Parameter values,
+    required properties and property values are not checked.
+    """
+    stack.t.validate()
+    stack.parameters.validate(validate_value=False)
+    validate_parameter_groups(stack.t.t.get("parameter_groups"), list(stack.parameters))
+    stack.t.conditions(stack).validate()
+    definitions = stack.definitions
+    duplicates = set(stack.parameters) & set(definitions)
+    if duplicates:
+        raise exception.StackValidationFailed(message="Duplicate names %s" % duplicates)
+    stack.dependencies()
+    for defn in definitions.values():
+        try:
+            defn.validate()
+            cls = resources.get_class(defn.resource_type)
+            if cls.validate_properties:
+                defn.properties(cls.properties_schema).validate(with_value=False)
+        except exception.HeatException as ex:
+            if not (ignorable_errors and ex.error_code in ignorable_errors):
+                raise
+    for output in stack.t.outputs(stack).values():
+        output.validate()
+
+
+def validate_parameter_groups(groups, param_names):
+    """Each group lists known parameters, each parameter is in one group at most."""
+    if not groups:
+        return
+    section = "parameter_groups"
+
+    def invalid(message, label=None):
+        path = [section] if label is None else [section, label]
+        return exception.StackValidationFailed(
+            error="Parameter Groups error", path=path, message=message
+        )
+
+    if not isinstance(groups, list):
+        raise invalid("The %s should be a list." % section)
+    grouped = []
+    for group in groups:
+        label = group.get("label", "")
+        names = group.get("parameters")
+        if names is None:
+            raise invalid("The parameters must be provided for each parameter group.", label)
+        if not isinstance(names, list):
+            raise invalid("The parameters of parameter group should be a list.", label)
+        for name in names:
+            if name in grouped:
+                raise invalid(
+                    "The %s parameter must be assigned to one parameter group only." % name, label
+                )
+            grouped.append(name)
+            if name not in param_names:
+                raise invalid(
+                    "The grouped parameter %s does not reference a valid parameter." % name, label
+                )
