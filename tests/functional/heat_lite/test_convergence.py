@@ -208,3 +208,15 @@ def test_pseudo_parameters_resolve_in_properties(heat):
     ident = heat.client.create_stack(heat.ctx, "pseudo", tmpl, {}, {}, {})
     stack = _wait(heat, ident, {"CREATE_COMPLETE", "CREATE_FAILED"})
     assert stack["outputs"][0]["output_value"] == "pseudo:%s" % ident["stack_id"]
+
+
+def test_stack_limit_per_tenant(tmp_path):
+    with inprocess.heat(tmp_path, max_stacks_per_tenant=1) as heat:
+        tmpl = _template({"r": {"type": "OS::Heat::None"}})
+        heat.client.create_stack(heat.ctx, "one", tmpl, {}, {}, {})
+        with pytest.raises(exception.RequestLimitExceeded) as err:
+            heat.client.create_stack(heat.ctx, "two", tmpl, {}, {}, {})
+        assert str(err.value) == (
+            "Request limit exceeded: You have reached the maximum stacks per tenant, 1. "
+            "Please delete some stacks."
+        )
