@@ -184,6 +184,19 @@ class ResourceFailure(HeatExceptionWithPath):
         super().__init__(error=error, path=path, message=message)
 
 
+class Error(HeatException):
+    """A plain error with a message (Heat's ``exception.Error``)."""
+
+    msg_fmt = "%(message)s"
+
+    def __init__(self, msg=None, **kwargs):
+        super().__init__(message=kwargs.get("message", msg))
+
+
+class ResourceActionNotSupported(HeatException):
+    msg_fmt = "%(action)s is not supported for resource."
+
+
 class ResourceInError(HeatException):
     msg_fmt = 'Went to status %(resource_status)s due to "%(status_reason)s"'
 

@@ -105,7 +105,10 @@ class CheckResource:
         stack,
         skip_propagate=False,
         accumulated_failures=None,
+        abandon=False,
+        adopt_stack_data=None,
     ):
+        self._abandon, self._adopt_stack_data = abandon, adopt_stack_data
         if stack.has_timed_out():
             stack.mark_failed("Timed out")
             return
@@ -130,16 +133,25 @@ class CheckResource:
 
     def _act(self, rsrc, stack, is_update):
         timeout = stack.time_remaining()
+        if stack.action in _ACTIONS_ON_EXISTING:
+            # SUSPEND acts on cleanup nodes (reverse order); RESUME, CHECK on update nodes
+            on_update, method = _ACTIONS_ON_EXISTING[stack.action]
+            if on_update == is_update:
+                getattr(rsrc, method)(self.engine_id, timeout)
+            return
         if is_update:
             requires = {data["id"] for data in stack.node_data.values()}
-            if rsrc.action == rpc_api.INIT:
+            if rsrc.action == rpc_api.INIT and self._adopt_stack_data is not None:
+                resource_data = (self._adopt_stack_data.get("resources") or {}).get(rsrc.name)
+                rsrc.adopt_convergence(stack.t.id, requires, self.engine_id, timeout, resource_data)
+            elif rsrc.action == rpc_api.INIT:
                 rsrc.create_convergence(stack.t.id, requires, self.engine_id, timeout)
             else:
                 rsrc.update_convergence(
                     stack.t.id, requires, self.engine_id, timeout, stack.definition(rsrc.name)
                 )
         else:
-            rsrc.delete_convergence(stack.t.id, self.engine_id, timeout)
+            rsrc.delete_convergence(stack.t.id, self.engine_id, timeout, abandon=self._abandon)
 
     def _replace(self, cnxt, rsrc, stack, current_traversal):
         """Create the replacement (spec §4.7); it reports under the old node's key."""
@@ -188,16 +200,18 @@ class CheckResource:
                 data = None
             groups[(req[1], data)][req[0]] = deps.requires(req)
         try:
+            # the outputs' cache is written before any requirer can complete the stack
+            # (the cleanup node, synced next, may be the root that completes it)
+            if is_update and rsrc.name in facts.output_resources:
+                if node_data is None:
+                    node_data = rsrc.node_data(facts.dep_attrs.get(rsrc.name, ()))
+                rsrc.store_node_data(node_data)
             # cleanup nodes first, as Heat does
             for (req_is_update, data), targets in sorted(groups.items(), key=_group_order):
                 payload = node_data if req_is_update else data
                 self._sync_and_check(
                     cnxt, current_traversal, req_is_update, targets, {key: payload}
                 )
-            if is_update and rsrc.name in facts.output_resources:
-                if node_data is None:
-                    node_data = rsrc.node_data(facts.dep_attrs.get(rsrc.name, ()))
-                rsrc.store_node_data(node_data)
             if key in graph.roots:
                 sync_point.sync(
                     stack.id,
@@ -205,7 +219,7 @@ class CheckResource:
                     True,
                     graph.roots,
                     {key: None},
-                    lambda *args: stack.mark_complete(),
+                    lambda *args: _complete(stack),
                 )
         except exception.EntityNotFound:
             self.retrigger(cnxt, current_traversal, key, stack)
@@ -249,12 +263,33 @@ class CheckResource:
                 traversal,
                 {"input_data": sync_point.serialize_input_data(input_data)},
                 is_update,
-                None,
+                getattr(self, "_adopt_stack_data", None),
                 skip_propagate=skip,
                 accumulated_failures=failures or None,
+                abandon=getattr(self, "_abandon", False),
             )
 
         sync_point.sync_many(traversal, is_update, targets, new_data, trigger)
+
+
+# stack action -> (acts on update nodes?, Resource method) (spec §4.6)
+_ACTIONS_ON_EXISTING = {
+    rpc_api.SUSPEND: (False, "suspend_convergence"),
+    rpc_api.RESUME: (True, "resume_convergence"),
+    rpc_api.CHECK: (True, "check_convergence"),
+}
+CHECK_NOT_SUPPORTED = "%s not supported for " % rpc_api.CHECK
+
+
+def _complete(stack):
+    """The last root reported: the stack is done (CHECK notes resources it could not check)."""
+    if stack.action == rpc_api.CHECK and any(
+        row.action == rpc_api.CHECK and (row.status_reason or "").startswith(CHECK_NOT_SUPPORTED)
+        for row in db_api.resource_get_all_by_stack(stack.id)
+    ):
+        stack.mark_complete(". '%s' not fully supported (see resources)" % rpc_api.CHECK)
+    else:
+        stack.mark_complete()
 
 
 def _group_order(item):

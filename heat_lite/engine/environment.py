@@ -75,3 +75,92 @@ def merge(params, files, environment_files=None, base=None, clear_parameters=())
         _merge_into(result, template_format.parse_environment(files[name]))
     _merge_into(result, params or {})
     return result
+
+
+# -- resource_registry: which class a resource type names ---------------------------------
+
+TEMPLATE_SUFFIXES = (".yaml", ".template")
+MAX_ALIAS_HOPS = 20
+
+
+def is_template(type_name):
+    """Whether a type (or registry target) names a provider template file."""
+    return isinstance(type_name, str) and (
+        type_name.endswith(TEMPLATE_SUFFIXES) or "://" in type_name
+    )
+
+
+def _lookup(mapping, name):
+    """``mapping[name]``, or the target of the longest matching ``prefix*`` key (its ``*``
+    replaced by the rest of ``name``); None when nothing matches."""
+    if not isinstance(mapping, dict):
+        return None
+    if name in mapping and isinstance(mapping[name], str):
+        return mapping[name]
+    best = None
+    for key, target in mapping.items():
+        if not (isinstance(key, str) and key.endswith("*") and isinstance(target, str)):
+            continue
+        prefix = key[:-1]
+        if name.startswith(prefix) and (best is None or len(prefix) > len(best[0])):
+            best = (prefix, target)
+    if best is None:
+        return None
+    prefix, target = best
+    return target[:-1] + name[len(prefix) :] if target.endswith("*") else target
+
+
+def _resource_entries(registry, resource_name):
+    """The per-resource registry sections that apply to ``resource_name`` (exact first)."""
+    per_resource = registry.get("resources") or {}
+    if not resource_name or not isinstance(per_resource, dict):
+        return []
+    entries = []
+    if isinstance(per_resource.get(resource_name), dict):
+        entries.append(per_resource[resource_name])
+    for key, value in per_resource.items():
+        if (
+            isinstance(key, str)
+            and key.endswith("*")
+            and key != resource_name
+            and resource_name.startswith(key[:-1])
+            and isinstance(value, dict)
+        ):
+            entries.append(value)
+    return entries
+
+
+def resolve_type(env, type_name, resource_name=None):
+    """The type ``type_name`` stands for after the environment's resource_registry: a
+    plugin type name or a provider template name. Per-resource entries win over global
+    ones; aliases chain (``A: B``, ``B: OS::Heat::None``)."""
+    registry = (env or {}).get(RESOURCE_REGISTRY) or {}
+    global_map = {k: v for k, v in registry.items() if k != "resources"}
+    current = type_name
+    seen = {current}
+    for _hop in range(MAX_ALIAS_HOPS):
+        target = None
+        for entry in _resource_entries(registry, resource_name):
+            target = _lookup(entry, current)
+            if target is not None:
+                break
+        if target is None:
+            target = _lookup(global_map, current)
+        if target is None or target == current or is_template(current):
+            return current
+        if target in seen:
+            return target
+        seen.add(target)
+        current = target
+    return current
+
+
+def get_class(env, type_name, resource_name=None, files=None):
+    """The plugin class of a resource of ``type_name`` named ``resource_name`` under the
+    stack's environment ``env`` (a provider template gives a TemplateResource class)."""
+    from heat_lite.engine import resources
+
+    resolved = resolve_type(env, type_name, resource_name)
+    if is_template(resolved):
+        return resources.template_class(resolved, files)
+    return resources.get_class(resolved)

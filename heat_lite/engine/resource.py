@@ -15,10 +15,12 @@ import time
 
 from heat_lite.common import exception, short_id
 from heat_lite.db import api as db_api
-from heat_lite.engine import event, resources
+from heat_lite.engine import event
 from heat_lite.rpc import api as rpc_api
 
 INIT, CREATE, DELETE, UPDATE = rpc_api.INIT, rpc_api.CREATE, rpc_api.DELETE, rpc_api.UPDATE
+SUSPEND, RESUME, CHECK = rpc_api.SUSPEND, rpc_api.RESUME, rpc_api.CHECK
+ADOPT = rpc_api.ADOPT
 IN_PROGRESS, FAILED, COMPLETE = rpc_api.IN_PROGRESS, rpc_api.FAILED, rpc_api.COMPLETE
 
 # resource task polling: start fast, back off to a modest cap (Heat polls every 1 s)
@@ -60,11 +62,13 @@ class Resource:
         self.properties_data = None
         self.created_time = self.updated_time = None
         self._data = None
+        # an in-place update stores the new metadata only if its snippet changed (as Heat)
+        self._metadata_changed = False
 
     @staticmethod
     def load(row, stack, definition):
         """Build the plugin object for a resource row under ``definition``."""
-        cls = resources.get_class(definition.resource_type)
+        cls = stack.resource_class(definition)
         rsrc = cls(row.name, definition, stack)
         rsrc._set_from_row(row)
         return rsrc
@@ -130,8 +134,29 @@ class Resource:
             self.properties.validate()
         return self.handle_create, self.check_create_complete
 
-    def delete_convergence(self, template_id, engine_id, timeout):
-        """Delete the resource unless it belongs to ``template_id`` (the new definition)."""
+    def adopt_convergence(self, template_id, requires, engine_id, timeout, resource_data):
+        """Take over an existing physical resource (ADOPT) from its abandon data."""
+        self.requires = sorted(requires, reverse=True)
+        self.current_template_id = template_id
+
+        def adopt():
+            resource_id = (resource_data or {}).get("resource_id")
+            if not resource_id:
+                raise Exception("Resource ID was not provided.")
+            self.resource_id_set(resource_id)
+            data = resource_data.get("resource_data")
+            if data and isinstance(data, dict):
+                for key, value in data.items():
+                    self.data_set(key, value)
+            self._adopted_metadata = resource_data.get("metadata") or {}
+
+        self._run_action(ADOPT, engine_id, timeout, lambda: (adopt, lambda token: True))
+
+    def delete_convergence(self, template_id, engine_id, timeout, abandon=False):
+        """Delete the resource unless it belongs to ``template_id`` (the new definition).
+
+        ``abandon``: the physical resource is retained (the handlers are not called).
+        """
         if self.current_template_id == template_id and self.action != DELETE:
             return
         if self.action == INIT:
@@ -139,9 +164,11 @@ class Resource:
             return
         if self.action == DELETE and self.status == COMPLETE:
             return
-        self._run_action(
-            DELETE, engine_id, timeout, lambda: (self.handle_delete, self.check_delete_complete)
-        )
+        if abandon:
+            steps = lambda: (lambda: None, lambda token: True)  # noqa: E731
+        else:
+            steps = lambda: (self.handle_delete, self.check_delete_complete)  # noqa: E731
+        self._run_action(DELETE, engine_id, timeout, steps)
 
     def update_convergence(self, template_id, requires, engine_id, timeout, new_defn):
         """Bring the resource to ``new_defn``: in place, or raise UpdateReplace.
@@ -153,7 +180,7 @@ class Resource:
         replacement.
         """
         self.requires = sorted(requires, reverse=True)
-        new_cls = resources.get_class(new_defn.resource_type)
+        new_cls = self.stack.resource_class(new_defn)
         if new_cls is not type(self) or self.status == FAILED:
             raise exception.UpdateReplace(self.name)
         new_props = (
@@ -165,8 +192,11 @@ class Resource:
             k: after.get(k) for k in set(before) | set(after) if before.get(k) != after.get(k)
         }
         self.current_template_id = template_id
+        self._metadata_changed = _metadata_snippet(self.t) != _metadata_snippet(new_defn)
         if not prop_diff:
             values = {"requires": self.requires, "current_template_id": template_id}
+            if self._metadata_changed:
+                values["rsrc_metadata"] = self._resolved_metadata(new_defn)
             if not db_api.resource_update(self.id, values, self.atomic_key):
                 raise exception.UpdateInProgress(resource_name=self.name)
             self.atomic_key += 1
@@ -191,6 +221,76 @@ class Resource:
         return None
 
     def check_update_complete(self, token):
+        return True
+
+    # -- stack actions on existing resources (spec §4.6, §4.17) ----------------------------
+
+    def suspend_convergence(self, engine_id, timeout):
+        """SUSPEND_IN_PROGRESS -> handle_suspend/check_suspend_complete -> SUSPEND_COMPLETE."""
+        if self.action == DELETE or (self.action != SUSPEND and self.status != COMPLETE):
+            raise self._invalid_state(SUSPEND)
+        self._run_action(
+            SUSPEND, engine_id, timeout, lambda: (self.handle_suspend, self.check_suspend_complete)
+        )
+
+    def resume_convergence(self, engine_id, timeout):
+        """Only a SUSPEND_COMPLETE (or RESUME_FAILED) resource can be resumed."""
+        if (self.action, self.status) not in ((SUSPEND, COMPLETE), (RESUME, FAILED)):
+            raise self._invalid_state(RESUME)
+        self._run_action(
+            RESUME, engine_id, timeout, lambda: (self.handle_resume, self.check_resume_complete)
+        )
+
+    def check_convergence(self, engine_id, timeout):
+        """CHECK with the plugin's handle_check; without one, CHECK_COMPLETE "not supported"."""
+        handle_check = getattr(self, "handle_check", None)
+        if handle_check is None:
+            reason = "%s not supported for %s" % (CHECK, self.type_name)
+            self._store_state(CHECK, COMPLETE, reason, lock=engine_id, with_event=False)
+            self._store_state(CHECK, COMPLETE, reason, unlock=engine_id)
+            return
+        if (self.action, self.status) == (INIT, COMPLETE):
+            self._store_state(
+                CHECK, FAILED, "Can not check %s, resource not created yet." % self.name
+            )
+            failure = exception.Error("Resource %s not created yet." % self.name)
+            raise exception.ResourceFailure(failure, self, CHECK)
+        self._run_action(
+            CHECK,
+            engine_id,
+            timeout,
+            lambda: (handle_check, getattr(self, "check_check_complete", lambda token: True)),
+        )
+
+    def set_state_locked(self, action, status, reason, engine_id):
+        """Take the lock, write the state (with its event), release the lock."""
+        self._store_state(
+            self.action, self.status, self.status_reason, lock=engine_id, with_event=False
+        )
+        self._store_state(action, status, reason, unlock=engine_id)
+
+    def _resolved_metadata(self, defn):
+        """The definition's metadata, resolved; {} if it cannot be (never fails the action)."""
+        try:
+            return defn.metadata()
+        except Exception:
+            return {}
+
+    def _invalid_state(self, action):
+        state = "('%s', '%s')" % (self.action, self.status)
+        failure = exception.Error("State %s invalid for %s" % (state, action.lower()))
+        return exception.ResourceFailure(failure, self, action)
+
+    def handle_suspend(self):
+        return None
+
+    def check_suspend_complete(self, token):
+        return True
+
+    def handle_resume(self):
+        return None
+
+    def check_resume_complete(self, token):
         return True
 
     def make_replacement(self, template_id, requires):
@@ -242,7 +342,7 @@ class Resource:
             time.sleep(wait)
             wait = min(wait * 2, self.poll_cap)
 
-    def _store_state(self, action, status, reason, lock=None, unlock=None):
+    def _store_state(self, action, status, reason, lock=None, unlock=None, with_event=True):
         """Write the state (and its event), taking or releasing the resource lock.
 
         ``lock=engine_id`` takes the lock (the row must be unlocked); ``unlock=engine_id``
@@ -264,12 +364,20 @@ class Resource:
             )
         if unlock is not None:
             values["engine_id"] = None
-        if status == COMPLETE and action in (CREATE, UPDATE):
+        if status == COMPLETE and action in (CREATE, UPDATE, ADOPT):
             # what the resource was built from: the "before" of its next update
             self.properties_data = values["properties_data"] = self._props_data()
+            if action == ADOPT:
+                values["rsrc_metadata"] = getattr(self, "_adopted_metadata", {})
+            elif action == CREATE or self._metadata_changed:
+                values["rsrc_metadata"] = self._resolved_metadata(self.t)
         expected = unlock
         ok = db_api.resource_update_and_event(
-            self.id, values, self.atomic_key, expected, event.resource_event(self)
+            self.id,
+            values,
+            self.atomic_key,
+            expected,
+            event.resource_event(self) if with_event else None,
         )
         if not ok:
             raise exception.UpdateInProgress(resource_name=self.name)
@@ -304,3 +412,8 @@ def _resolved(props, defn):
     if props is None:
         return dict(defn.resolved_properties() or {})
     return {key: props[key] for key in props}
+
+
+def _metadata_snippet(defn):
+    """The unresolved ``metadata`` snippet of a definition, for comparison."""
+    return defn.render_hot().get("metadata")

@@ -16,10 +16,10 @@ import uuid
 
 import oslo_messaging
 
-from heat_lite.common import exception, messaging
+from heat_lite.common import exception, messaging, template_format
 from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
-from heat_lite.engine import api, environment, service_info, templates
+from heat_lite.engine import api, environment, service_actions, service_info, templates
 from heat_lite.engine import stack as parser
 from heat_lite.engine import template as tmpl_mod
 from heat_lite.rpc import api as rpc_api
@@ -32,8 +32,9 @@ STACK_NAME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9_.-]{0,254}$")
 UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
 
 
-class EngineService(service_info.InfoMethods):
-    """Stacks, resources and events here; the read-only info methods in service_info."""
+class EngineService(service_info.InfoMethods, service_actions.ActionMethods):
+    """Stacks, resources and events here; read-only info methods in service_info, stack
+    actions (suspend, resume, check, cancel) in service_actions."""
 
     RPC_API_VERSION = rpc_api.ENGINE_RPC_VERSION
     target = oslo_messaging.Target(version=RPC_API_VERSION)
@@ -218,8 +219,19 @@ class EngineService(service_info.InfoMethods):
 
         :returns: the stack identity
         :raises: StackExists, RequestLimitExceeded, StackValidationFailed and the
-                 template errors (all 400/409 at the API)
+                 template errors (all 400/409 at the API); NotSupported for an adopt
+                 unless CONF.enable_stack_adopt
         """
+        adopt_data = (args or {}).get(rpc_api.PARAM_ADOPT_STACK_DATA)
+        if adopt_data and not CONF.enable_stack_adopt:
+            raise exception.NotSupported(feature="Stack Adopt")
+        if isinstance(adopt_data, str):
+            adopt_data = template_format.simple_parse(adopt_data)
+        if adopt_data:
+            # the abandoned stack's parameters, overridden by the request's
+            new_params = dict((adopt_data.get("environment") or {}).get("parameters") or {})
+            new_params.update((params or {}).get("parameters") or {})
+            params = dict(params or {}, parameters=new_params)
         stack = self._parse_template_and_validate_stack(
             cnxt,
             stack_name,
@@ -236,7 +248,10 @@ class EngineService(service_info.InfoMethods):
         stack.user_creds_id = user_creds_id or db_api.user_creds_create(cnxt)
         templates.store(stack.t)
         stack.store()
-        stack.converge_stack(stack.t, action=rpc_api.CREATE)
+        if adopt_data:
+            stack.converge_stack(stack.t, action=rpc_api.ADOPT, adopt_stack_data=adopt_data)
+        else:
+            stack.converge_stack(stack.t, action=rpc_api.CREATE)
         return dict(stack.identifier())
 
     def _parse_template_and_validate_stack(
@@ -378,13 +393,28 @@ class EngineService(service_info.InfoMethods):
         self, cnxt, stack_identity, nested_depth=0, with_detail=False, filters=None
     ):
         stack = self._load_stack(cnxt, stack_identity, show_deleted=True)
+        return self._stack_resources(cnxt, stack, nested_depth, with_detail, filters)
+
+    def _stack_resources(self, cnxt, stack, nested_depth, with_detail, filters):
+        """The stack's resources, then (``nested_depth`` > 0) those of its child stacks,
+        each marked with the ``parent_resource`` that owns its stack."""
         rows = _current_rows(db_api.resource_get_all_by_stack(stack.id))
         names = {r.id: r.name for r in rows}
         result = []
         for row in rows:
             info = self._format_resource(cnxt, stack, row, names, rows, with_detail)
+            if stack.owner_id is not None and stack.parent_resource_name:
+                info["parent_resource"] = stack.parent_resource_name
             if _matches(info, filters):
                 result.append(info)
+        for row in rows if nested_depth and nested_depth > 0 else ():
+            child = db_api.stack_get(row.nova_instance) if row.nova_instance else None
+            if child is None or child.owner_id != stack.id:
+                continue
+            child_stack = parser.Stack.load(cnxt, row=child)
+            result.extend(
+                self._stack_resources(cnxt, child_stack, nested_depth - 1, with_detail, filters)
+            )
         return result
 
     @expected
@@ -394,7 +424,9 @@ class EngineService(service_info.InfoMethods):
         for row in rows:
             if row.name == resource_name:
                 names = {r.id: r.name for r in rows}
-                return self._format_resource(cnxt, stack, row, names, rows, True, with_attr)
+                info = self._format_resource(cnxt, stack, row, names, rows, True, with_attr)
+                info["metadata"] = row.rsrc_metadata or {}
+                return info
         raise exception.ResourceNotFound(resource_name=resource_name, stack_name=stack.name)
 
     def _format_resource(self, cnxt, stack, row, names, rows, detail, with_attr=None):

@@ -123,7 +123,7 @@ class InfoMethods:
         deps = stack.dependencies()
         previews = []
         for name, defn in stack.definitions.items():
-            cls = resources.get_class(defn.resource_type)
+            cls = stack.resource_class(defn)
             previews.append(
                 api.format_resource_preview(
                     stack,
@@ -379,7 +379,7 @@ def validate_stack_structure(stack, ignorable_errors=None):
     for defn in definitions.values():
         try:
             defn.validate()
-            cls = resources.get_class(defn.resource_type)
+            cls = stack.resource_class(defn)
             if cls.validate_properties:
                 defn.properties(cls.properties_schema).validate(with_value=False)
         except exception.HeatException as ex:

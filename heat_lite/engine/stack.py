@@ -15,7 +15,7 @@ import uuid
 
 from heat_lite.common import exception, identifier
 from heat_lite.db import api as db_api
-from heat_lite.engine import event, resources, sync_point, templates, threads
+from heat_lite.engine import environment, event, sync_point, templates, threads
 from heat_lite.engine.dependencies import Dependencies
 from heat_lite.rpc import api as rpc_api
 
@@ -177,6 +177,11 @@ class Stack:
     def env(self):
         return self.t.env or {}
 
+    def resource_class(self, defn):
+        """The plugin class of a definition under this stack's environment (the
+        resource_registry may alias its type, map it to a provider template, ...)."""
+        return environment.get_class(self.env, defn.resource_type, defn.name, self.t.files)
+
     @property
     def parameters(self):
         if self._parameters is None:
@@ -209,7 +214,7 @@ class Stack:
         for defn in self.definitions.values():
             defn.validate()
             try:
-                cls = resources.get_class(defn.resource_type)
+                cls = self.resource_class(defn)
             except exception.ResourceTypeNotFound as exc:
                 # Heat reports this as a plain validation failure
                 raise exception.StackValidationFailed(message=exc.error_message)
@@ -255,8 +260,10 @@ class Stack:
         if defn is None:
             return None
         try:
-            cls = resources.get_class(defn.resource_type)
+            cls = self.resource_class(defn)
         except exception.StackValidationFailed:
+            return None
+        if getattr(cls, "dynamic_attributes", False):
             return None
         return set(cls.attributes_schema) | {"show"}
 
@@ -293,8 +300,15 @@ class Stack:
         self.timeout_mins, self.disable_rollback, self.tags = timeout_mins, disable_rollback, tags
         self._settings_changed = True
 
-    def converge_stack(self, template, action=UPDATE, new_traversal_id=None):
-        """Start a traversal towards ``template`` (spec §4.3); the graph is built in a thread."""
+    def converge_stack(
+        self, template, action=UPDATE, new_traversal_id=None, abandon=False, adopt_stack_data=None
+    ):
+        """Start a traversal towards ``template`` (spec §4.3); the graph is built in a thread.
+
+        ``abandon`` (DELETE only): resources are retained, not physically deleted.
+        ``adopt_stack_data`` (ADOPT only): the abandon data whose resources are taken over.
+        """
+        self._abandon, self._adopt_stack_data = abandon, adopt_stack_data
         values = {}
         if action not in (rpc_api.CHECK, rpc_api.SUSPEND, rpc_api.RESUME, rpc_api.SNAPSHOT):
             if action not in (CREATE, ADOPT):
@@ -347,7 +361,13 @@ class Stack:
         client = worker_client.WorkerClient()
         for rsrc_id, is_update in sorted(leaves, key=lambda n: n[1]):
             client.check_resource(
-                self.context, rsrc_id, self.current_traversal, {"input_data": {}}, is_update, None
+                self.context,
+                rsrc_id,
+                self.current_traversal,
+                {"input_data": {}},
+                is_update,
+                getattr(self, "_adopt_stack_data", None),
+                abandon=getattr(self, "_abandon", False),
             )
 
     def _active_rows(self):
@@ -426,8 +446,8 @@ class Stack:
                 deps.add(cleanup, (row.id, True))
         return deps
 
-    def mark_complete(self):
-        reason = "Stack %s completed successfully" % self.action
+    def mark_complete(self, suffix=""):
+        reason = "Stack %s completed successfully%s" % (self.action, suffix)
         if self.state_set(self.action, COMPLETE, reason):
             self.purge_db()
 

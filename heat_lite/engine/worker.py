@@ -98,6 +98,8 @@ class WorkerService:
             stack,
             skip_propagate=skip_propagate,
             accumulated_failures=accumulated_failures,
+            abandon=abandon,
+            adopt_stack_data=adopt_stack_data,
         )
 
 

@@ -105,7 +105,13 @@ class EngineClient:
         args,
         environment_files=None,
         files_container=None,
+        owner_id=None,
+        nested_depth=0,
+        user_creds_id=None,
+        stack_user_project_id=None,
+        parent_resource_name=None,
     ):
+        """Create a stack; the nested stack resources pass their owner and depth."""
         return self._call(
             ctxt,
             "create_stack",
@@ -117,11 +123,11 @@ class EngineClient:
             args=args,
             environment_files=environment_files,
             files_container=files_container,
-            owner_id=None,
-            nested_depth=0,
-            user_creds_id=None,
-            stack_user_project_id=None,
-            parent_resource_name=None,
+            owner_id=owner_id,
+            nested_depth=nested_depth,
+            user_creds_id=user_creds_id,
+            stack_user_project_id=stack_user_project_id,
+            parent_resource_name=parent_resource_name,
             template_id=None,
         )
 
@@ -152,6 +158,54 @@ class EngineClient:
 
     def delete_stack(self, ctxt, stack_identity, cast=False):
         return self._call(ctxt, "delete_stack", stack_identity=stack_identity)
+
+    def stack_suspend(self, ctxt, stack_identity):
+        return self._call(ctxt, "stack_suspend", stack_identity=stack_identity)
+
+    def stack_resume(self, ctxt, stack_identity):
+        return self._call(ctxt, "stack_resume", stack_identity=stack_identity)
+
+    def stack_check(self, ctxt, stack_identity):
+        return self._call(ctxt, "stack_check", stack_identity=stack_identity)
+
+    def stack_cancel_update(self, ctxt, stack_identity, cancel_with_rollback=True):
+        return self._call(
+            ctxt,
+            "stack_cancel_update",
+            version="1.14",
+            stack_identity=stack_identity,
+            cancel_with_rollback=cancel_with_rollback,
+        )
+
+    def resource_signal(self, ctxt, stack_identity, resource_name, details, sync_call=False):
+        return self._call(
+            ctxt,
+            "resource_signal",
+            version="1.3",
+            stack_identity=stack_identity,
+            resource_name=resource_name,
+            details=details,
+            sync_call=sync_call,
+        )
+
+    def resource_mark_unhealthy(
+        self, ctxt, stack_identity, resource_name, mark_unhealthy, resource_status_reason=None
+    ):
+        return self._call(
+            ctxt,
+            "resource_mark_unhealthy",
+            version="1.26",
+            stack_identity=stack_identity,
+            resource_name=resource_name,
+            mark_unhealthy=mark_unhealthy,
+            resource_status_reason=resource_status_reason,
+        )
+
+    def abandon_stack(self, ctxt, stack_identity):
+        return self._call(ctxt, "abandon_stack", stack_identity=stack_identity)
+
+    def export_stack(self, ctxt, stack_identity):
+        return self._call(ctxt, "export_stack", version="1.22", stack_identity=stack_identity)
 
     def list_stack_resources(
         self, ctxt, stack_identity, nested_depth=0, with_detail=False, filters=None

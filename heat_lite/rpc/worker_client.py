@@ -30,6 +30,7 @@ class WorkerClient:
         converge=False,
         skip_propagate=False,
         accumulated_failures=None,
+        abandon=False,
     ):
         self._client.prepare(version="1.9").cast(
             ctxt,
@@ -43,5 +44,5 @@ class WorkerClient:
             skip_propagate=skip_propagate,
             accumulated_failures=accumulated_failures,
             node_type="resource",
-            abandon=False,
+            abandon=abandon,
         )

@@ -15,6 +15,8 @@ PLUGIN_MODULES = (
     "heat_lite.engine.resources.openstack.heat.test_resource",
     "heat_lite.engine.resources.openstack.heat.random_string",
     "heat_lite.engine.resources.openstack.heat.value",
+    "heat_lite.engine.resources.openstack.heat.stack_resource",
+    "heat_lite.engine.resources.openstack.heat.resource_group",
 )
 
 _REGISTRY = {}
@@ -37,3 +39,10 @@ def get_class(type_name):
         return registry()[type_name]
     except KeyError:
         raise exception.ResourceTypeNotFound(type_name=type_name)
+
+
+def template_class(name, files=None):
+    """The TemplateResource class of provider template ``name`` (content in ``files``)."""
+    from heat_lite.engine.resources.openstack.heat import stack_resource
+
+    return stack_resource.template_class(name, files)

@@ -94,7 +94,7 @@ def test_unsupported_method_is_405_with_allow(api):
 
 def test_options_lists_the_methods(api):
     resp = api.options("/v1/admin/stacks/s1/some-id/resources/r", status=204)
-    assert resp.headers["Allow"] == "GET"
+    assert resp.headers["Allow"] == "GET,PATCH"
     assert api.options("/v1/admin/stacks", status=204).headers["Allow"] == "GET,POST"
 
 

@@ -22,7 +22,15 @@ import re
 import pecan
 from webob import exc
 
-from heat_lite.api.openstack.v1 import build_info, events, resources, services, stacks, util
+from heat_lite.api.openstack.v1 import (
+    actions,
+    build_info,
+    events,
+    resources,
+    services,
+    stacks,
+    util,
+)
 from heat_lite.common import exception
 
 GET, POST, PUT, PATCH, DELETE = "GET", "POST", "PUT", "PATCH", "DELETE"
@@ -53,15 +61,24 @@ ROUTES = (
     (POST, "/stacks/{stack_name}/" + LOOKUP_SUBPATHS_POST, "stacks", "lookup"),
     # one stack
     (GET, S, "stacks", "show"),
+    (PUT, S, "stacks", "update"),
+    (PATCH, S, "stacks", "update_patch"),
     (DELETE, S, "stacks", "delete"),
+    (DELETE, S + "/abandon", "stacks", "abandon"),
+    (GET, S + "/export", "stacks", "export"),
     (GET, S + "/template", "stacks", "template"),
     (GET, S + "/environment", "stacks", "environment"),
     (GET, S + "/files", "stacks", "files"),
     (GET, S + "/outputs", "stacks", "list_outputs"),
     (GET, S + "/outputs/{output_key}", "stacks", "show_output"),
+    # actions
+    (POST, S + "/actions", "actions", "action"),
     # resources
     (GET, S + "/resources", "resources", "index"),
     (GET, S + "/resources/{resource_name}", "resources", "show"),
+    (PATCH, S + "/resources/{resource_name}", "resources", "mark_unhealthy"),
+    (GET, S + "/resources/{resource_name}/metadata", "resources", "metadata"),
+    (POST, S + "/resources/{resource_name}/signal", "resources", "signal"),
     # events
     (GET, S + "/events", "events", "index"),
     (GET, S + "/resources/{resource_name}/events", "events", "index"),
@@ -122,6 +139,7 @@ class API:
     def __init__(self, engine_client):
         controllers = {
             "stacks": stacks.StackController(engine_client),
+            "actions": actions.ActionController(engine_client),
             "resources": resources.ResourceController(engine_client),
             "events": events.EventController(engine_client),
             "build_info": build_info.BuildInfoController(engine_client),

@@ -12,6 +12,10 @@ from heat_lite.api.openstack.v1.views import resources_view
 PARAM_NESTED_DEPTH = "nested_depth"
 PARAM_WITH_DETAIL = "with_detail"
 PARAM_WITH_ATTR = "with_attr"
+PARAM_MARK_UNHEALTHY = "mark_unhealthy"
+PARAM_STATUS_REASON = "resource_status_reason"
+MARK_UNHEALTHY_KEYS = (PARAM_MARK_UNHEALTHY, PARAM_STATUS_REASON)
+RES_METADATA = "metadata"
 
 
 class ResourceController:
@@ -62,3 +66,37 @@ class ResourceController:
             ctx, identity, resource_name, with_attr=with_attr
         )
         return {"resource": resources_view.format_resource(req, resource)}
+
+    @util.registered_identified_stack
+    def metadata(self, req, ctx, identity, resource_name):
+        """GET .../resources/{name}/metadata -> {"metadata": {...}}."""
+        resource = self.rpc_client.describe_stack_resource(ctx, identity, resource_name)
+        return {RES_METADATA: resource[RES_METADATA]}
+
+    @util.registered_identified_stack
+    def signal(self, req, ctx, identity, resource_name, body=None):
+        """POST .../resources/{name}/signal with any JSON (or none) -> 200 null."""
+        self.rpc_client.resource_signal(ctx, identity, resource_name, body)
+        return None
+
+    @util.registered_identified_stack
+    def mark_unhealthy(self, req, ctx, identity, resource_name, body):
+        """PATCH .../resources/{name or physical id} {"mark_unhealthy": bool[, reason]}."""
+        invalid_keys = set(body) - set(MARK_UNHEALTHY_KEYS)
+        if invalid_keys:
+            raise exc.HTTPBadRequest("Invalid keys in resource mark unhealthy %s" % invalid_keys)
+        if PARAM_MARK_UNHEALTHY not in body:
+            raise exc.HTTPBadRequest(
+                "Missing mandatory (%s) key from mark unhealthy request" % PARAM_MARK_UNHEALTHY
+            )
+        mark = util.bad_request_on_value_error(
+            util.extract_bool, PARAM_MARK_UNHEALTHY, body[PARAM_MARK_UNHEALTHY]
+        )
+        self.rpc_client.resource_mark_unhealthy(
+            ctx,
+            identity,
+            resource_name,
+            mark,
+            resource_status_reason=body.get(PARAM_STATUS_REASON, ""),
+        )
+        return None

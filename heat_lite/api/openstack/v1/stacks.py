@@ -12,9 +12,10 @@ from webob import exc
 
 from heat_lite.api.openstack.v1 import util
 from heat_lite.api.openstack.v1.views import stacks_view
-from heat_lite.common import identifier
+from heat_lite.common import identifier, policy, template_format
 from heat_lite.rpc import api as rpc_api
 
+PARAM_ADOPT_STACK_DATA = "adopt_stack_data"
 PARAM_CONVERGE = "converge"
 PARAM_GLOBAL_TENANT = "global_tenant"
 PARAM_RESOLVE_OUTPUTS = "resolve_outputs"
@@ -73,6 +74,8 @@ class InstantiationData:
 
         A dict is size-checked on its ``str()``, as Heat does.
         """
+        if PARAM_ADOPT_STACK_DATA in self.data:
+            return self._adopt_template()
         template_data = self.data.get(self.PARAM_TEMPLATE)
         if isinstance(template_data, dict):
             util.validate_template_limit(str(template_data))
@@ -86,6 +89,18 @@ class InstantiationData:
             raise exc.HTTPBadRequest("No template specified")
         with self.parse_error_check("Template"):
             return util.parse_template(template_data)
+
+    def _adopt_template(self):
+        """The template inside ``adopt_stack_data`` (a JSON/YAML string), as Heat."""
+        adopt_data = self.data[PARAM_ADOPT_STACK_DATA]
+        if not isinstance(adopt_data, str):
+            raise exc.HTTPBadRequest(util.MALFORMED_REQUEST)
+        try:
+            adopt_data = template_format.simple_parse(adopt_data)
+            util.validate_template_limit(str(adopt_data["template"]))
+            return adopt_data["template"]
+        except (ValueError, KeyError) as ex:
+            raise exc.HTTPBadRequest("Invalid adopt data: %s" % ex)
 
     def environment(self):
         """The user environment with ``parameters`` merged in (they win).
@@ -289,11 +304,51 @@ class StackController:
         """GET /stacks/{name}/{id}/template: the template as stored."""
         return self.rpc_client.get_template(ctx, identity)
 
+    def _update(self, req, ctx, identity, data):
+        self.rpc_client.update_stack(
+            ctx,
+            identity,
+            data.template(),
+            data.environment(),
+            data.files(),
+            self._prepare_args(data, is_update=True),
+            environment_files=data.environment_files(),
+            files_container=data.files_container(),
+        )
+        return util.accepted()
+
+    @util.registered_identified_stack
+    def update(self, req, ctx, identity, body):
+        """PUT /stacks/{name}/{id}: full replacement (spec §4.1.2) -> 202."""
+        return self._update(req, ctx, identity, InstantiationData(body))
+
+    @util.no_policy_enforce
+    def update_patch(self, req, ctx, stack_name, stack_id, body):
+        """PATCH /stacks/{name}/{id}: amend the current definition (spec §4.1.3) -> 202.
+
+        An empty body is checked against ``stacks:update_no_change`` instead.
+        """
+        action = "update_patch" if body else "update_no_change"
+        policy.enforce(ctx, "%s:%s" % (self.REQUEST_SCOPE, action), {"project_id": ctx.project_id})
+        identity = dict(identifier.HeatIdentifier(ctx.project_id, stack_name, stack_id))
+        return self._update(req, ctx, identity, InstantiationData(body, patch=True))
+
     @util.registered_identified_stack
     def delete(self, req, ctx, identity):
         """DELETE /stacks/{name}/{id} -> 204."""
         self.rpc_client.delete_stack(ctx, identity, cast=False)
         return util.no_content()
+
+    @util.registered_identified_stack
+    def abandon(self, req, ctx, identity):
+        """DELETE /stacks/{name}/{id}/abandon: the stack's data; the stack is deleted,
+        its resources kept (400 unless enable_stack_abandon)."""
+        return self.rpc_client.abandon_stack(ctx, identity)
+
+    @util.registered_identified_stack
+    def export(self, req, ctx, identity):
+        """GET /stacks/{name}/{id}/export: the abandon data, nothing deleted."""
+        return self.rpc_client.export_stack(ctx, identity)
 
     @util.registered_identified_stack
     def list_outputs(self, req, ctx, identity):

@@ -31,6 +31,12 @@ from webob import exc
 from heat_lite.common import exception, identifier, policy
 from heat_lite.conf import CONF
 
+# Heat's 400 message for a request it cannot take apart (a TypeError in its handlers).
+MALFORMED_REQUEST = (
+    "The server could not comply with the request since it is either malformed or "
+    "otherwise incorrect."
+)
+
 # Where the ContextHook leaves the RequestContext of the current request.
 CONTEXT_ENV_KEY = "heat.context"
 

@@ -83,7 +83,14 @@ def test_template_functions_errors(api):
 
 # -- resource types -----------------------------------------------------------------------
 
-TYPES = ["OS::Heat::None", "OS::Heat::RandomString", "OS::Heat::TestResource", "OS::Heat::Value"]
+TYPES = [
+    "OS::Heat::None",
+    "OS::Heat::RandomString",
+    "OS::Heat::ResourceGroup",
+    "OS::Heat::Stack",
+    "OS::Heat::TestResource",
+    "OS::Heat::Value",
+]
 
 
 def test_resource_types_list_and_filters(api):
@@ -91,7 +98,7 @@ def test_resource_types_list_and_filters(api):
         return api.get(P + "/resource_types" + query).json["resource_types"]
 
     assert listed() == TYPES
-    assert listed("?name=OS::Heat::R.*") == ["OS::Heat::RandomString"]
+    assert listed("?name=OS::Heat::Ra.*") == ["OS::Heat::RandomString"]
     assert listed("?name=Heat") == []  # matched from the start
     assert listed("?name=[") == []  # not a regex: nothing
     assert listed("?support_status=SUPPORTED") == TYPES

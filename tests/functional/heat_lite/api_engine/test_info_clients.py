@@ -75,6 +75,8 @@ def test_heatclient_info_calls(endpoint, make_client):
     assert [t.resource_type for t in hc.resource_types.list()] == [
         "OS::Heat::None",
         "OS::Heat::RandomString",
+        "OS::Heat::ResourceGroup",
+        "OS::Heat::Stack",
         "OS::Heat::TestResource",
         "OS::Heat::Value",
     ]

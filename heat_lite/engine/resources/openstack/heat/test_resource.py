@@ -107,6 +107,10 @@ class TestResource(resource.Resource):
     def check_update_complete(self, cookie):
         return self._check_done(cookie)
 
+    def handle_check(self):
+        """The resource is checkable: CHECK_IN_PROGRESS -> CHECK_COMPLETE."""
+        return None
+
     def handle_delete(self):
         return time.monotonic(), self._wait_secs("delete")
 

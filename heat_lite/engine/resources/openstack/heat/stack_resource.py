@@ -1,0 +1,312 @@
+"""Nested stacks: OS::Heat::Stack and provider templates (TemplateResource).
+
+A nested stack resource owns a real child stack: ``handle_create`` asks the engine (over
+RPC, as Heat's ``stack_resource`` does) to create the child with ``owner_id`` = this
+stack and ``nested_depth`` one deeper; ``check_*_complete`` poll the child's row. The
+child inherits the parent's environment (resource_registry, parameter_defaults) and
+files; its parameters are the resource's own. Attributes are the child's outputs.
+
+    rsrc.handle_create()              # -> child stack id, stored as resource_id
+    rsrc.get_attribute('fixed_ip')    # -> the child's output "fixed_ip"
+"""
+
+import copy
+import re
+
+from heat_lite.common import exception, template_format
+from heat_lite.conf import CONF
+from heat_lite.db import api as db_api
+from heat_lite.engine import environment, properties, resource
+from heat_lite.rpc import api as rpc_api
+
+P = properties.Schema
+
+STACK_ID_OUTPUT = "OS::stack_id"
+
+# a child stack's failure reason: "Resource CREATE failed: ValueError: resources.x: msg"
+_CHILD_REASON_RE = re.compile(
+    r"^(?:Resource [A-Z_]+ failed: )?(?:([A-Za-z_]\w*): )?(resources(?:\.[^.:\[\]\s]+|\[\d+\])+): "
+    r"(.*)$",
+    re.S,
+)
+_PATH_ITEM_RE = re.compile(r"\.([^.:\[\]\s]+)|\[(\d+)\]")
+
+
+class StackResource(resource.Resource):
+    """Base of the resources whose physical resource is a child stack."""
+
+    # outputs of the child: any attribute name may be asked for
+    dynamic_attributes = True
+
+    # -- what the child is made of (subclasses) ---------------------------------------------
+
+    def child_template(self):
+        raise NotImplementedError
+
+    def child_params(self):
+        return {}
+
+    def child_files(self):
+        return dict(self.stack.t.files or {})
+
+    def child_timeout(self):
+        return self.stack.timeout_mins
+
+    def child_env(self):
+        """The parent's environment with this resource's parameters (as Heat's
+        ``get_child_environment``: registry and parameter_defaults are inherited)."""
+        env = copy.deepcopy(self.stack.env or {})
+        env.pop(environment.ENCRYPTED_PARAM_NAMES, None)
+        env[environment.PARAMETERS] = self.child_params()
+        return {key: value for key, value in env.items() if value is not None}
+
+    # -- the child stack -------------------------------------------------------------------
+
+    def _client(self):
+        from heat_lite.rpc import client
+
+        return client.EngineClient()
+
+    def _child_row(self, show_deleted=False):
+        if not self.resource_id:
+            return None
+        return db_api.stack_get(self.resource_id, show_deleted=show_deleted)
+
+    def _child_identity(self, row):
+        return {"tenant": row.tenant, "stack_name": row.name, "stack_id": row.id, "path": ""}
+
+    def child_stack(self):
+        """The child Stack (None before it exists)."""
+        from heat_lite.engine import stack as parser
+
+        row = self._child_row()
+        if row is None:
+            return None
+        return parser.Stack.load(self.stack.context, row=row)
+
+    def child_outputs(self):
+        """The child's output values (an output that cannot be resolved is None)."""
+        from heat_lite.engine.service import EngineService
+
+        child = self.child_stack()
+        if child is None:
+            return {}
+        child.node_data = EngineService._node_data_of(child)
+        values = {}
+        for name, output in child.t.outputs(child).items():
+            try:
+                values[name] = output.get_value()
+            except Exception:
+                values[name] = None
+        return values
+
+    # -- convergence hooks -----------------------------------------------------------------
+
+    def _check_depth(self):
+        limit = CONF.max_nested_stack_depth
+        if (self.stack.nested_depth or 0) >= limit:
+            raise exception.RequestLimitExceeded(message="Recursion depth exceeds %d." % limit)
+
+    def handle_create(self):
+        self._check_depth()
+        ident = self._client().create_stack(
+            self.stack.context,
+            self.physical_resource_name(),
+            self.child_template(),
+            self.child_env(),
+            self.child_files(),
+            {rpc_api.PARAM_TIMEOUT: self.child_timeout(), rpc_api.PARAM_DISABLE_ROLLBACK: True},
+            owner_id=self.stack.id,
+            nested_depth=(self.stack.nested_depth or 0) + 1,
+            user_creds_id=self.stack.user_creds_id,
+            stack_user_project_id=self.stack.stack_user_project_id,
+            parent_resource_name=self.name,
+        )
+        self.resource_id_set(ident["stack_id"])
+        return ident["stack_id"]
+
+    def _check_child(self, action):
+        row = self._child_row()
+        if row is None:
+            raise exception.NotFound("Nested stack %s not found" % self.resource_id)
+        if row.action != action:
+            return False
+        if row.status == rpc_api.FAILED:
+            raise self._child_failure(row.status_reason, action)
+        return row.status == rpc_api.COMPLETE
+
+    def _child_failure(self, reason, action):
+        """The child's failure as this resource's: ``ValueError: resources.bad: msg`` of
+        the child becomes ``ValueError: resources.<name>.resources.bad: msg``."""
+        failure = exception.ResourceFailure(reason or "", self, action)
+        match = _CHILD_REASON_RE.match(reason or "")
+        if match is None:
+            return failure
+        error, path_text, message = match.groups()
+        path = ["resources", self.name, "resources"] + [
+            dotted or indexed for dotted, indexed in _PATH_ITEM_RE.findall(path_text)
+        ]
+        exception.HeatExceptionWithPath.__init__(failure, error=error, path=path, message=message)
+        return failure
+
+    def check_create_complete(self, token):
+        return self._check_child(rpc_api.CREATE)
+
+    def needs_replace(self, prop_diff, after):
+        return False
+
+    def handle_update(self, new_defn, prop_diff):
+        row = self._child_row()
+        if row is None:
+            raise exception.NotFound("Nested stack %s not found" % self.resource_id)
+        self._client().update_stack(
+            self.stack.context,
+            self._child_identity(row),
+            self.child_template(),
+            self.child_env(),
+            self.child_files(),
+            {rpc_api.PARAM_TIMEOUT: self.child_timeout(), rpc_api.PARAM_DISABLE_ROLLBACK: True},
+        )
+        return row.id
+
+    def check_update_complete(self, token):
+        return self._check_child(rpc_api.UPDATE)
+
+    def handle_delete(self):
+        row = self._child_row()
+        if row is None:
+            return None
+        if row.action == rpc_api.DELETE and row.status == rpc_api.COMPLETE:
+            return None
+        try:
+            self._client().delete_stack(self.stack.context, self._child_identity(row))
+        except exception.EntityNotFound:
+            pass
+        return row.id
+
+    def check_delete_complete(self, token):
+        if token is None:
+            return True
+        row = db_api.stack_get(token, show_deleted=True)
+        if row is None or row.deleted_at is not None:
+            return True
+        if row.action != rpc_api.DELETE:
+            return False
+        if row.status == rpc_api.FAILED:
+            raise self._child_failure(row.status_reason, rpc_api.DELETE)
+        return row.status == rpc_api.COMPLETE
+
+    # -- attributes ------------------------------------------------------------------------
+
+    def get_attribute(self, key, *path):
+        outputs = self.child_outputs()
+        if key not in outputs:
+            return None
+        value = outputs[key]
+        for part in path:
+            if isinstance(value, dict):
+                value = value.get(part)
+            elif (
+                isinstance(value, list)
+                and isinstance(part, int)
+                and -len(value) <= part < len(value)
+            ):
+                value = value[part]
+            else:
+                return None
+        return value
+
+
+def _resolved_props(rsrc):
+    if rsrc.properties is not None:
+        return {key: rsrc.properties[key] for key in rsrc.properties}
+    return dict(rsrc.t.resolved_properties() or {})
+
+
+class NestedStack(StackResource):
+    """OS::Heat::Stack -- a child stack from an inline template."""
+
+    properties_schema = {
+        "template": P(
+            P.STRING, "The template of the nested stack.", required=True, update_allowed=True
+        ),
+        "parameters": P(P.MAP, "The parameters of the nested stack.", update_allowed=True),
+        "timeout": P(P.INTEGER, "The stack creation timeout in minutes.", update_allowed=True),
+        "context": P(P.MAP, "Context for this stack.", update_allowed=False),
+    }
+    attributes_schema = {}
+
+    def child_template(self):
+        tmpl = self.properties["template"]
+        if isinstance(tmpl, str):
+            tmpl = template_format.parse(tmpl)
+        return tmpl
+
+    def child_params(self):
+        return dict(self.properties["parameters"] or {})
+
+    def child_timeout(self):
+        return self.properties["timeout"] or self.stack.timeout_mins
+
+    def get_reference_id(self):
+        return self.resource_id if self.resource_id is not None else self.name
+
+
+class TemplateResource(StackResource):
+    """A resource whose type is a provider template (from ``files``): its properties are
+    the child's parameters, its attributes the child's outputs; its reference is the
+    child's ``OS::stack_id`` output when there is one, else the child stack id."""
+
+    template_name = None
+    # the properties are the provider template's parameters, checked by the child stack
+    validate_properties = False
+    attributes_schema = {}
+
+    def child_template(self):
+        files = self.stack.t.files or {}
+        if self.template_name not in files:
+            raise exception.StackValidationFailed(
+                message='Could not fetch remote template "%s": Invalid URL scheme'
+                % self.template_name
+            )
+        return template_format.parse(files[self.template_name])
+
+    def child_params(self):
+        params = {}
+        for key, value in _resolved_props(self).items():
+            if value is None:
+                continue
+            params[key] = value
+        return params
+
+    def get_reference_id(self):
+        if self.resource_id is None:
+            return self.name
+        try:
+            outputs = self.child_outputs()
+        except Exception:
+            outputs = {}
+        if outputs.get(STACK_ID_OUTPUT) is not None:
+            return outputs[STACK_ID_OUTPUT]
+        return self.resource_id
+
+
+_TEMPLATE_CLASSES = {}
+
+
+def template_class(name, files=None):
+    """The TemplateResource class of provider template ``name`` (one class per name, so
+    a resource keeps its class while the template's content changes)."""
+    if name not in (files or {}):
+        raise exception.StackValidationFailed(
+            message='Could not fetch remote template "%s": Invalid URL scheme' % name
+        )
+    cls = _TEMPLATE_CLASSES.get(name)
+    if cls is None:
+        cls = type("TemplateResource", (TemplateResource,), {"template_name": name})
+        _TEMPLATE_CLASSES[name] = cls
+    return cls
+
+
+def resource_mapping():
+    return {"OS::Heat::Stack": NestedStack}
