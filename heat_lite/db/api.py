@@ -15,6 +15,7 @@ or native threads of one process never meet a "database is locked" error.
 import contextlib
 import json
 import threading
+import types
 import uuid
 
 import sqlalchemy as sa
@@ -429,6 +430,22 @@ def resource_get(resource_id):
     return row
 
 
+_RSRC_WITH_STACK = sa.select(T_RSRC, *[c.label("stack__" + c.name) for c in _STACK_LIGHT]).join(
+    T_STACK, T_RSRC.c.stack_id == T_STACK.c.id
+)
+
+
+def resource_get_with_stack(resource_id):
+    """(resource row, its stack's row) in one round trip; (None, None) if gone."""
+    row = _one(_RSRC_WITH_STACK.where(T_RSRC.c.id == resource_id))
+    if row is None:
+        return None, None
+    mapping = row._mapping
+    rsrc = types.SimpleNamespace(**{c.name: mapping[c.name] for c in T_RSRC.c})
+    stack = types.SimpleNamespace(**{c.name: mapping["stack__" + c.name] for c in _STACK_LIGHT})
+    return rsrc, stack
+
+
 def resource_get_all_by_stack(stack_id):
     return _all(sa.select(T_RSRC).where(T_RSRC.c.stack_id == stack_id).order_by(T_RSRC.c.id))
 
@@ -689,17 +706,21 @@ _PG_ADD_INPUT = sa.text(
     "atomic_key = sync_point.atomic_key + 1, updated_at = :now FROM locked "
     "WHERE sync_point.entity_id = locked.entity_id AND sync_point.traversal_id = :traversal_id "
     "AND sync_point.is_update = :is_update "
-    "RETURNING sync_point.entity_id, sync_point.atomic_key"
+    "RETURNING sync_point.entity_id, sync_point.atomic_key, "
+    "CASE WHEN sync_point.atomic_key >= :complete_at THEN sync_point.input_data END, "
+    "CASE WHEN sync_point.atomic_key >= :complete_at THEN sync_point.extra_data END"
 ).bindparams(sa.bindparam("entity_ids", expanding=True))
 
 
-def sync_point_add_input(entity_ids, traversal_id, is_update, new_input):
+def sync_point_add_input(entity_ids, traversal_id, is_update, new_input, complete_at=0):
     """Add the ``new_input`` entries to the input data of several sync points, atomically.
 
-    Returns ``{entity_id: new atomic_key}`` (how many inputs each has merged so far) for
-    the sync points that exist. On PostgreSQL this is one statement that merges the JSON
-    in the database, taking the row locks in entity order and holding them for that
-    statement only. Elsewhere, a locked read-modify-write per sync point.
+    Returns ``{entity_id: (new atomic_key, input_data, extra_data)}`` for the sync points
+    that exist; the atomic_key counts the inputs merged so far, and the merged data comes
+    back (in the same round trip) for those that reached ``complete_at`` inputs. On
+    PostgreSQL this is one statement that merges the JSON in the database, taking the
+    row locks in entity order and holding them for that statement only. Elsewhere, a
+    locked read-modify-write per sync point.
     """
     entity_ids = sorted(str(e) for e in entity_ids)
     if _SQLITE_LOCK is not None:
@@ -709,23 +730,32 @@ def sync_point_add_input(entity_ids, traversal_id, is_update, new_input):
             data.update(new_input)
             return {"input_data": data}, extra
 
-        keys = {}
+        merged = {}
         for entity_id in entity_ids:
             try:
-                keys[entity_id] = sync_point_merge(entity_id, traversal_id, is_update, merge)[2]
+                stored, extra, key = sync_point_merge(entity_id, traversal_id, is_update, merge)
             except exception.EntityNotFound:
                 continue
-        return keys
+            merged[entity_id] = (key, stored, extra) if key >= complete_at else (key, None, None)
+        return merged
     params = {
         "new": json.dumps(new_input),
         "now": utcnow(),
         "entity_ids": entity_ids,
         "traversal_id": traversal_id,
         "is_update": is_update,
+        "complete_at": complete_at,
     }
     with autocommit() as conn:
         rows = conn.execute(_PG_ADD_INPUT, params).all()
-    return {row.entity_id: row.atomic_key for row in rows}
+    return {
+        entity_id: (key, _json(input_data), _json(extra_data))
+        for entity_id, key, input_data, extra_data in rows
+    }
+
+
+def _json(text):
+    return None if text is None else json.loads(text)
 
 
 def sync_point_merge(entity_id, traversal_id, is_update, merge):

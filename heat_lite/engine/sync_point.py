@@ -97,18 +97,21 @@ def sync_many(traversal_id, is_update, targets, new_data, callback):
     ``targets`` maps entity ids to their predecessors. Returns the entities whose
     callback ran; raises EntityNotFound if a target's sync point is gone.
     """
-    counts = db_api.sync_point_add_input(
-        targets, traversal_id, is_update, serialize_input_data(new_data)
+    merged = db_api.sync_point_add_input(
+        targets,
+        traversal_id,
+        is_update,
+        serialize_input_data(new_data),
+        complete_at=min(len(p) for p in targets.values()),
     )
     done = []
     for entity_id, predecessors in targets.items():
-        count = counts.get(str(entity_id))
-        if count is None:
+        if str(entity_id) not in merged:
             raise exception.EntityNotFound(entity="Sync Point", name=entity_id)
+        count, stored, extra = merged[str(entity_id)]
         if count < len(predecessors):
             continue
-        row = db_api.sync_point_get(entity_id, traversal_id, is_update)
-        if _complete(entity_id, predecessors, row.input_data, row.extra_data, callback):
+        if _complete(entity_id, predecessors, stored, extra, callback):
             done.append(entity_id)
     return done
 

@@ -14,7 +14,7 @@ import logging
 
 import oslo_messaging
 
-from heat_lite.common import exception, messaging
+from heat_lite.common import messaging
 from heat_lite.db import api as db_api
 from heat_lite.engine import check_resource, sync_point, templates
 from heat_lite.engine import resource as rsrc_mod
@@ -105,13 +105,9 @@ class WorkerService:
 
 def load_resource(cnxt, resource_id, is_update, input_data):
     """(resource, stack) for a node, or None when its row or stack is gone."""
-    try:
-        row = db_api.resource_get(resource_id)
-    except exception.EntityNotFound:
+    row, stack_row = db_api.resource_get_with_stack(resource_id)
+    if row is None:
         LOG.debug("Resource %s is gone", resource_id)
-        return None
-    stack_row = db_api.stack_get(row.stack_id, show_deleted=True)
-    if stack_row is None:
         return None
     stack = parser.Stack.load(cnxt, row=stack_row)
     stack.node_data = {v["name"]: v for v in input_data.values() if isinstance(v, dict)}
