@@ -296,8 +296,18 @@ _STACK_FILTER_COLUMNS = {
 
 
 def _stack_query(
-    tenant, filters, show_deleted, show_nested, tags, tags_any, not_tags, not_tags_any, columns=None
+    tenant,
+    columns=None,
+    filters=None,
+    show_deleted=False,
+    show_nested=False,
+    show_hidden=False,
+    tags=None,
+    tags_any=None,
+    not_tags=None,
+    not_tags_any=None,
 ):
+    """The stack selection shared by listing and counting (show_hidden: no hidden tags)."""
     stmt = sa.select(*(columns if columns is not None else _STACK_LIGHT))
     if tenant is not None:
         stmt = stmt.where(T_STACK.c.tenant == tenant)
@@ -326,23 +336,8 @@ def _stack_query(
     return stmt
 
 
-def stack_get_all(
-    tenant=None,
-    limit=None,
-    sort_keys=None,
-    marker=None,
-    sort_dir=None,
-    filters=None,
-    show_deleted=False,
-    show_nested=False,
-    tags=None,
-    tags_any=None,
-    not_tags=None,
-    not_tags_any=None,
-):
-    stmt = _stack_query(
-        tenant, filters, show_deleted, show_nested, tags, tags_any, not_tags, not_tags_any
-    )
+def stack_get_all(tenant=None, limit=None, sort_keys=None, marker=None, sort_dir=None, **query):
+    stmt = _stack_query(tenant, **query)
     keys = [_STACK_SORT_KEYS[k] for k in (sort_keys or []) if k in _STACK_SORT_KEYS]
     if not keys:
         keys = [T_STACK.c.created_at]
@@ -365,27 +360,8 @@ def _page(rows, marker, limit, key):
     return rows
 
 
-def stack_count_all(
-    tenant=None,
-    filters=None,
-    show_deleted=False,
-    show_nested=False,
-    tags=None,
-    tags_any=None,
-    not_tags=None,
-    not_tags_any=None,
-):
-    stmt = _stack_query(
-        tenant,
-        filters,
-        show_deleted,
-        show_nested,
-        tags,
-        tags_any,
-        not_tags,
-        not_tags_any,
-        columns=[sa.func.count(T_STACK.c.id)],
-    )
+def stack_count_all(tenant=None, **query):
+    stmt = _stack_query(tenant, columns=[sa.func.count(T_STACK.c.id)], **query)
     return _one(stmt)[0]
 
 
@@ -423,13 +399,6 @@ def resource_create_many(rows):
         return [r.id for r in result]
 
 
-def resource_get(resource_id):
-    row = _one(sa.select(T_RSRC).where(T_RSRC.c.id == resource_id))
-    if row is None:
-        raise exception.EntityNotFound(entity="Resource", name=resource_id)
-    return row
-
-
 _RSRC_WITH_STACK = sa.select(T_RSRC, *[c.label("stack__" + c.name) for c in _STACK_LIGHT]).join(
     T_STACK, T_RSRC.c.stack_id == T_STACK.c.id
 )
@@ -448,19 +417,6 @@ def resource_get_with_stack(resource_id):
 
 def resource_get_all_by_stack(stack_id):
     return _all(sa.select(T_RSRC).where(T_RSRC.c.stack_id == stack_id).order_by(T_RSRC.c.id))
-
-
-def resource_get_by_name(stack_id, name):
-    """The newest non-replaced row of that name, preferring non-DELETE rows."""
-    rows = _all(
-        sa.select(T_RSRC)
-        .where(T_RSRC.c.stack_id == stack_id, T_RSRC.c.name == name)
-        .order_by(T_RSRC.c.id.desc())
-    )
-    for row in rows:
-        if row.replaced_by is None and row.action != "DELETE":
-            return row
-    return rows[0] if rows else None
 
 
 def resource_update(resource_id, values, atomic_key, expected_engine_id=None):
@@ -794,16 +750,6 @@ def sync_point_delete_all_by_stack_and_traversal(stack_id, traversal_id):
     return _write(
         T_SYNC.delete().where(T_SYNC.c.stack_id == stack_id, T_SYNC.c.traversal_id == traversal_id)
     )
-
-
-def sync_point_count(stack_id=None):
-    stmt = sa.select(sa.func.count()).select_from(T_SYNC)
-    if stack_id is not None:
-        stmt = stmt.where(T_SYNC.c.stack_id == stack_id)
-    return _one(stmt)[0]
-
-
-# service --------------------------------------------------------------------------------
 
 
 def service_create(values):

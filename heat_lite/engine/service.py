@@ -118,62 +118,24 @@ class EngineService(service_info.InfoMethods, service_actions.ActionMethods):
     # -- stacks ----------------------------------------------------------------------------
 
     @expected
-    def list_stacks(
-        self,
-        cnxt,
-        limit=None,
-        marker=None,
-        sort_keys=None,
-        sort_dir=None,
-        filters=None,
-        show_deleted=False,
-        show_nested=False,
-        show_hidden=False,
-        tags=None,
-        tags_any=None,
-        not_tags=None,
-        not_tags_any=None,
-    ):
+    def list_stacks(self, cnxt, limit=None, marker=None, sort_keys=None, sort_dir=None, **query):
+        """The caller's stacks; ``query`` is the selection of spec §4.1.1 (filters,
+        show_deleted, show_nested, show_hidden, tags, tags_any, not_tags, not_tags_any)."""
         rows = db_api.stack_get_all(
             cnxt.project_id,
             limit=limit,
-            sort_keys=sort_keys,
             marker=marker,
+            sort_keys=sort_keys,
             sort_dir=sort_dir,
-            filters=filters,
-            show_deleted=show_deleted,
-            show_nested=show_nested,
-            tags=tags,
-            tags_any=tags_any,
-            not_tags=not_tags,
-            not_tags_any=not_tags_any,
+            **query,
         )
         all_tags = db_api.stack_tags_get([r.id for r in rows])
         return [api.format_stack_db_object(r, all_tags.get(r.id)) for r in rows]
 
     @expected
-    def count_stacks(
-        self,
-        cnxt,
-        filters=None,
-        show_deleted=False,
-        show_nested=False,
-        show_hidden=False,
-        tags=None,
-        tags_any=None,
-        not_tags=None,
-        not_tags_any=None,
-    ):
-        return db_api.stack_count_all(
-            cnxt.project_id,
-            filters=filters,
-            show_deleted=show_deleted,
-            show_nested=show_nested,
-            tags=tags,
-            tags_any=tags_any,
-            not_tags=not_tags,
-            not_tags_any=not_tags_any,
-        )
+    def count_stacks(self, cnxt, **query):
+        """How many stacks list_stacks would give for the same ``query`` (no paging)."""
+        return db_api.stack_count_all(cnxt.project_id, **query)
 
     @expected
     def show_stack(self, cnxt, stack_identity, resolve_outputs=True):
