@@ -209,3 +209,73 @@ class Service(Base):
     created_at = sa.Column(sa.DateTime, default=utcnow)
     updated_at = sa.Column(sa.DateTime)
     deleted_at = sa.Column(sa.DateTime)
+
+
+class Snapshot(Base):
+    __tablename__ = "snapshot"
+    __table_args__ = (sa.Index("ix_snapshot_stack_id", "stack_id"),)
+    id = sa.Column(sa.String(36), primary_key=True)
+    stack_id = sa.Column(sa.String(36), sa.ForeignKey("stack.id"), nullable=False)
+    name = sa.Column(sa.String(255))
+    created_at = sa.Column(sa.DateTime, default=utcnow)
+    updated_at = sa.Column(sa.DateTime)
+    status = sa.Column(sa.String(255))
+    status_reason = sa.Column(sa.String(255))
+    data = sa.Column(Json)
+    tenant = sa.Column(sa.String(64))
+
+
+class SoftwareConfig(Base):
+    __tablename__ = "software_config"
+    __table_args__ = (sa.Index("ix_software_config_tenant", "tenant"),)
+    id = sa.Column(sa.String(36), primary_key=True)
+    created_at = sa.Column(sa.DateTime, default=utcnow)
+    updated_at = sa.Column(sa.DateTime)
+    name = sa.Column(sa.String(255))
+    group = sa.Column(sa.String(255))
+    config = sa.Column(Json)
+    tenant = sa.Column(sa.String(64), nullable=False)
+
+
+class SoftwareDeployment(Base):
+    __tablename__ = "software_deployment"
+    __table_args__ = (
+        sa.Index("ix_software_deployment_created_at", "created_at"),
+        sa.Index("ix_software_deployment_tenant", "tenant"),
+    )
+    id = sa.Column(sa.String(36), primary_key=True)
+    created_at = sa.Column(sa.DateTime, default=utcnow)
+    updated_at = sa.Column(sa.DateTime)
+    server_id = sa.Column(sa.String(36), nullable=False)
+    config_id = sa.Column(sa.String(36), sa.ForeignKey("software_config.id"), nullable=False)
+    input_values = sa.Column(Json)
+    output_values = sa.Column(Json)
+    action = sa.Column(sa.String(255))
+    status = sa.Column(sa.String(255))
+    status_reason = sa.Column(sa.Text)
+    tenant = sa.Column(sa.String(64), nullable=False)
+    stack_user_project_id = sa.Column(sa.String(64))
+
+
+class SimObject(Base):
+    """An object of the simulated cloud (server, port, volume, load balancer, ...).
+
+    ``kind`` names the service and type (``nova.server``, ``neutron.port``, ...);
+    ``properties`` holds what the API would return; ``ready_at`` is when a BUILD object
+    turns ACTIVE (or ERROR, when it was made to fail).
+    """
+
+    __tablename__ = "sim_object"
+    __table_args__ = (
+        sa.Index("ix_sim_object_kind_project", "kind", "project_id"),
+        sa.Index("ix_sim_object_name", "kind", "name"),
+    )
+    id = sa.Column(sa.String(36), primary_key=True)
+    kind = sa.Column(sa.String(64), nullable=False)
+    project_id = sa.Column(sa.String(64))
+    name = sa.Column(sa.String(255))
+    status = sa.Column(sa.String(64))
+    properties = sa.Column(Json)
+    ready_at = sa.Column(sa.DateTime)
+    created_at = sa.Column(sa.DateTime, default=utcnow)
+    updated_at = sa.Column(sa.DateTime)
