@@ -11,4 +11,5 @@ def list_opts():
         ("noauth", conf.noauth_opts),
         ("revision", conf.revision_opts),
         ("yaql", conf.yaql_opts),
+        ("simulated_cloud", conf.simulated_cloud_opts),
     ]
