@@ -119,10 +119,11 @@ class EngineService(service_info.InfoMethods, service_actions.ActionMethods):
 
     @expected
     def list_stacks(self, cnxt, limit=None, marker=None, sort_keys=None, sort_dir=None, **query):
-        """The caller's stacks; ``query`` is the selection of spec §4.1.1 (filters,
+        """The caller's stacks (every project's for an admin context, as Heat's
+        ``_query_stack_get_all``); ``query`` is the selection of spec §4.1.1 (filters,
         show_deleted, show_nested, show_hidden, tags, tags_any, not_tags, not_tags_any)."""
         rows = db_api.stack_get_all(
-            cnxt.project_id,
+            self._listing_tenant(cnxt),
             limit=limit,
             marker=marker,
             sort_keys=sort_keys,
@@ -135,7 +136,11 @@ class EngineService(service_info.InfoMethods, service_actions.ActionMethods):
     @expected
     def count_stacks(self, cnxt, **query):
         """How many stacks list_stacks would give for the same ``query`` (no paging)."""
-        return db_api.stack_count_all(cnxt.project_id, **query)
+        return db_api.stack_count_all(self._listing_tenant(cnxt), **query)
+
+    @staticmethod
+    def _listing_tenant(cnxt):
+        return None if cnxt.is_admin else cnxt.project_id
 
     @expected
     def show_stack(self, cnxt, stack_identity, resolve_outputs=True):

@@ -12,7 +12,7 @@ from webob import exc
 
 from heat_lite.api.openstack.v1 import util
 from heat_lite.api.openstack.v1.views import stacks_view
-from heat_lite.common import identifier, policy, template_format
+from heat_lite.common import context, identifier, policy, template_format
 from heat_lite.rpc import api as rpc_api
 
 PARAM_ADOPT_STACK_DATA = "adopt_stack_data"
@@ -215,9 +215,10 @@ class StackController:
 
     @util.registered_policy_enforce
     def global_index(self, req, ctx):
-        # Policy 'stacks:global_index' denies everybody by default (spec §4.1.1).
-        # TODO(later issue): list with an admin context once that policy is opened.
-        return self._index(req, ctx)
+        """GET /stacks?global_tenant=true: every project's stacks, listed with an admin
+        context. Policy 'stacks:global_index' denies everybody by default (spec §4.1.1)."""
+        admin_ctx = context.RequestContext.from_dict(dict(ctx.to_dict(), is_admin=True))
+        return self._index(req, admin_ctx)
 
     @util.registered_policy_enforce
     def index(self, req, ctx):

@@ -32,14 +32,20 @@ def serve(app):
         server.server_close()
 
 
+def wait_stack(api, url, in_progress, headers=None, timeout=30):
+    """Poll GET ``url`` while the stack's status is ``in_progress``; returns the stack."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        stack = api.get(url, headers=headers).json["stack"]
+        if stack["stack_status"] != in_progress:
+            return stack
+        time.sleep(0.05)
+    raise AssertionError("stack %s still %s after %ss" % (url, in_progress, timeout))
+
+
 def create_stack(api, body, timeout=30):
     """POST /stacks, then poll until the stack is CREATE_COMPLETE; returns its URL."""
     location = api.post_json("/v1/admin/stacks", body).location
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        status = api.get(location).json["stack"]["stack_status"]
-        if status != "CREATE_IN_PROGRESS":
-            assert status == "CREATE_COMPLETE"
-            return location
-        time.sleep(0.05)
-    raise AssertionError("stack %s not created in %ss" % (body["stack_name"], timeout))
+    stack = wait_stack(api, location, "CREATE_IN_PROGRESS", timeout=timeout)
+    assert stack["stack_status"] == "CREATE_COMPLETE", stack["stack_status_reason"]
+    return location
