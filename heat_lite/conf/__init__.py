@@ -147,6 +147,13 @@ simulated_cloud_opts = [
         default="172.24.4.0/24",
         help="CIDR of the external network's subnet (floating IPs come from it).",
     ),
+    cfg.BoolOpt(
+        "signal_deployments",
+        default=True,
+        help="Software deployments (OS::Heat::SoftwareDeployment and its kin) are signalled "
+        "at once as successful with empty outputs, as an agent in the server would; false "
+        "makes them wait for a real signal (resource signal or a PUT of the deployment).",
+    ),
 ]
 
 CONF.register_opts(default_opts)
