@@ -13,6 +13,7 @@ registry filled by whoever knows the cloud: ``register_constraint(name, validato
 """
 
 import collections.abc
+import importlib
 import json
 import numbers
 import re
@@ -425,8 +426,26 @@ class AllowedPattern(Constraint):
 
 
 # name -> validator: a callable ``(value, context) -> bool`` or an object with
-# ``validate(value, context) -> bool`` and optionally ``error(value) -> str`` / ``message``
+# ``validate(value, context) -> bool`` and optionally ``error(value) -> str`` / ``message``;
+# ``validate`` may raise ValueError with the message itself (Heat's "Error validating ...").
 _custom_constraints = {}
+
+# modules whose ``constraint_mapping()`` gives Heat's built-in constraints (loaded once)
+CONSTRAINT_MODULES = (
+    "heat_lite.engine.common_constraints",
+    "heat_lite.engine.clients.constraints",
+)
+_builtins_loaded = False
+
+
+def _load_builtins():
+    global _builtins_loaded
+    if _builtins_loaded:
+        return
+    for module_name in CONSTRAINT_MODULES:
+        for name, validator in importlib.import_module(module_name).constraint_mapping().items():
+            _custom_constraints.setdefault(name, validator)
+    _builtins_loaded = True
 
 
 def register_constraint(name, validator):
@@ -454,7 +473,14 @@ class CustomConstraint(Constraint):
 
     @property
     def validator(self):
+        _load_builtins()
         return _custom_constraints.get(self.name)
+
+    def validate(self, value, schema=None, context=None):
+        try:
+            super().validate(value, schema, context)
+        except ValueError as exc:
+            raise ValueError(self.description or str(exc))
 
     def _constraint(self):
         return self.name

@@ -1,0 +1,43 @@
+"""Client plugins: the one boundary between resource plugins and the cloud's services.
+
+A resource plugin never talks to a service directly; it asks for the service's client
+plugin by Heat's name. The default plugins are the simulated cloud
+(heat_lite.engine.clients.sim), kept in the heat database; a real backend (openstacksdk)
+would register plugins with the same methods under the same names.
+
+    nova = clients.client_plugin(context, 'nova')
+    nova.get_flavor('m1.small')            # {'id': '2', 'name': 'm1.small', 'vcpus': 1, ...}
+    server = nova.create_server(name='vm1', image='<image id>', flavor='2')
+    nova.show('server', server['id'])['status']          # 'BUILD', then 'ACTIVE'
+"""
+
+import importlib
+
+# service name -> "module:class" of its plugin
+_PLUGINS = {
+    "nova": "heat_lite.engine.clients.sim.nova:NovaClientPlugin",
+    "neutron": "heat_lite.engine.clients.sim.neutron:NeutronClientPlugin",
+    "cinder": "heat_lite.engine.clients.sim.cinder:CinderClientPlugin",
+    "octavia": "heat_lite.engine.clients.sim.octavia:OctaviaClientPlugin",
+    "glance": "heat_lite.engine.clients.sim.glance:GlanceClientPlugin",
+}
+
+_classes = {}
+
+
+def register_plugin(name, path):
+    """Use the plugin class at ``"module:class"`` for service ``name``."""
+    _PLUGINS[name] = path
+    _classes.pop(name, None)
+
+
+def _plugin_class(name):
+    if name not in _classes:
+        module_name, _, class_name = _PLUGINS[name].partition(":")
+        _classes[name] = getattr(importlib.import_module(module_name), class_name)
+    return _classes[name]
+
+
+def client_plugin(context, name):
+    """The client plugin of service ``name`` ('nova', 'neutron', ...) acting for ``context``."""
+    return _plugin_class(name)(context)

@@ -1,0 +1,58 @@
+"""Heat's custom constraints that ask a service: nova.flavor, glance.image, neutron.network...
+
+Each looks the value up through the service's client plugin; a miss gives Heat's message:
+``Error validating value 'm1.huge': The Flavor ID (m1.huge) could not be found.``
+"""
+
+from heat_lite.common import exception
+from heat_lite.engine import clients
+from heat_lite.engine.clients import client_exception
+from heat_lite.engine.common_constraints import BaseCustomConstraint
+
+
+class ClientConstraint(BaseCustomConstraint):
+    """``lookup(plugin, value)`` through service ``client_name``; a miss is invalid."""
+
+    def __init__(self, client_name, lookup):
+        self.client_name = client_name
+        self.lookup = lookup
+
+    def check(self, value, context=None):
+        plugin = clients.client_plugin(context, self.client_name)
+        try:
+            self.lookup(plugin, value)
+        except (
+            exception.EntityNotFound,
+            client_exception.NotFound,
+            client_exception.Conflict,
+        ) as exc:
+            raise ValueError(str(exc))
+
+
+def _neutron(entity):
+    return ClientConstraint("neutron", lambda p, v: p.find_resourceid_by_name_or_id(entity, v))
+
+
+def _octavia(entity):
+    return ClientConstraint("octavia", lambda p, v: p.find(entity, v))
+
+
+def constraint_mapping():
+    return {
+        "nova.flavor": ClientConstraint("nova", lambda p, v: p.get_flavor(v)),
+        "nova.keypair": ClientConstraint("nova", lambda p, v: p.get_keypair(v)),
+        "nova.server": ClientConstraint("nova", lambda p, v: p.get_server(v)),
+        "glance.image": ClientConstraint("glance", lambda p, v: p.find_image_by_name_or_id(v)),
+        "cinder.volume": ClientConstraint("cinder", lambda p, v: p.get_volume(v)),
+        "neutron.network": _neutron("net"),
+        "neutron.subnet": _neutron("subnet"),
+        "neutron.port": _neutron("port"),
+        "neutron.router": _neutron("router"),
+        "neutron.security_group": _neutron("security_group"),
+        "octavia.loadbalancer": _octavia("loadbalancer"),
+        "octavia.listener": _octavia("listener"),
+        "octavia.pool": _octavia("pool"),
+        "neutron.lbaas.loadbalancer": _octavia("loadbalancer"),
+        "neutron.lbaas.listener": _octavia("listener"),
+        "neutron.lbaas.pool": _octavia("pool"),
+    }

@@ -1,0 +1,1 @@
+"""The simulated cloud: the default client plugins (nova, neutron, cinder, octavia, glance)."""
