@@ -48,6 +48,7 @@ class FaultWrapper:
     error_map = {
         "AttributeError": exc.HTTPBadRequest,
         "ActionInProgress": exc.HTTPConflict,
+        "InvalidRestrictedAction": exc.HTTPConflict,
         "ValueError": exc.HTTPBadRequest,
         "EntityNotFound": exc.HTTPNotFound,
         "NotFound": exc.HTTPNotFound,

@@ -218,3 +218,10 @@ class HTTPExceptionDisguise(Exception):
 
 class InvalidExternalResourceDependency(HeatException):
     msg_fmt = "Invalid dependency with external %(resource_type)s resource: %(external_id)s"
+
+
+class InvalidRestrictedAction(HeatException):
+    """An action refused while something depends on its target (e.g. a software config
+    used by a deployment). Heat 27 answers 500 for it; heat-lite maps it to 409."""
+
+    msg_fmt = "%(message)s"

@@ -244,3 +244,38 @@ def format_stack_preview(stack, parameters, resources):
     info[rpc_api.STACK_USER_PROJECT_ID] = None
     info["resources"] = resources
     return info
+
+
+def format_software_config(row, detail=True, include_project=False):
+    """A software_config row -> Heat's SC dict (spec §4.6); list items omit the config."""
+    result = {
+        "id": row.id,
+        "name": row.name,
+        "group": row.group,
+        "creation_time": heat_timestamp(row.created_at),
+    }
+    if detail:
+        config = row.config or {}
+        for key in ("config", "inputs", "outputs", "options"):
+            result[key] = config.get(key)
+    if include_project:
+        result["project"] = row.tenant
+    return result
+
+
+def format_software_deployment(row):
+    """A software_deployment row -> Heat's SD dict; ``updated_time`` once it was updated."""
+    result = {
+        "id": row.id,
+        "server_id": row.server_id,
+        "input_values": row.input_values,
+        "output_values": row.output_values,
+        "action": row.action,
+        "status": row.status,
+        "status_reason": row.status_reason,
+        "config_id": row.config_id,
+        "creation_time": heat_timestamp(row.created_at),
+    }
+    if row.updated_at is not None:
+        result["updated_time"] = heat_timestamp(row.updated_at)
+    return result

@@ -19,7 +19,14 @@ import oslo_messaging
 from heat_lite.common import exception, messaging, template_format
 from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
-from heat_lite.engine import api, environment, service_actions, service_info, templates
+from heat_lite.engine import (
+    api,
+    environment,
+    service_actions,
+    service_info,
+    service_software,
+    templates,
+)
 from heat_lite.engine import stack as parser
 from heat_lite.engine import template as tmpl_mod
 from heat_lite.rpc import api as rpc_api
@@ -32,9 +39,12 @@ STACK_NAME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9_.-]{0,254}$")
 UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
 
 
-class EngineService(service_info.InfoMethods, service_actions.ActionMethods):
+class EngineService(
+    service_info.InfoMethods, service_actions.ActionMethods, service_software.SoftwareMethods
+):
     """Stacks, resources and events here; read-only info methods in service_info, stack
-    actions (suspend, resume, check, cancel) in service_actions."""
+    actions (suspend, resume, check, cancel) in service_actions, software configs and
+    deployments in service_software."""
 
     RPC_API_VERSION = rpc_api.ENGINE_RPC_VERSION
     target = oslo_messaging.Target(version=RPC_API_VERSION)

@@ -371,3 +371,111 @@ class EngineClient:
 
     def get_revision(self, ctxt):
         return self._call(ctxt, "get_revision")
+
+    # -- software configs and deployments (spec/heat-api.md §4.6) ---------------------------
+
+    def list_software_configs(self, ctxt, limit=None, marker=None):
+        return self._call(ctxt, "list_software_configs", version="1.33", limit=limit, marker=marker)
+
+    def show_software_config(self, ctxt, config_id):
+        return self._call(ctxt, "show_software_config", config_id=config_id)
+
+    def create_software_config(
+        self, ctxt, group, name, config, inputs=None, outputs=None, options=None
+    ):
+        """Missing inputs/outputs are [] and missing options {} (as Heat's client)."""
+        return self._call(
+            ctxt,
+            "create_software_config",
+            group=group,
+            name=name,
+            config=config,
+            inputs=inputs or [],
+            outputs=outputs or [],
+            options=options or {},
+        )
+
+    def delete_software_config(self, ctxt, config_id):
+        return self._call(ctxt, "delete_software_config", config_id=config_id)
+
+    def list_software_deployments(self, ctxt, server_id=None):
+        return self._call(ctxt, "list_software_deployments", server_id=server_id)
+
+    def metadata_software_deployments(self, ctxt, server_id):
+        return self._call(ctxt, "metadata_software_deployments", server_id=server_id)
+
+    def show_software_deployment(self, ctxt, deployment_id):
+        return self._call(ctxt, "show_software_deployment", deployment_id=deployment_id)
+
+    def check_software_deployment(self, ctxt, deployment_id, timeout):
+        return self._call(
+            ctxt,
+            "check_software_deployment",
+            version="1.27",
+            timeout=timeout,
+            deployment_id=deployment_id,
+        )
+
+    def create_software_deployment(
+        self,
+        ctxt,
+        server_id,
+        config_id=None,
+        input_values=None,
+        action="INIT",
+        status="COMPLETE",
+        status_reason="",
+        stack_user_project_id=None,
+        deployment_id=None,
+    ):
+        return self._call(
+            ctxt,
+            "create_software_deployment",
+            server_id=server_id,
+            config_id=config_id,
+            deployment_id=deployment_id,
+            input_values=input_values or {},
+            action=action,
+            status=status,
+            status_reason=status_reason,
+            stack_user_project_id=stack_user_project_id,
+        )
+
+    def update_software_deployment(
+        self,
+        ctxt,
+        deployment_id,
+        config_id=None,
+        input_values=None,
+        output_values=None,
+        action=None,
+        status=None,
+        status_reason=None,
+        updated_at=None,
+    ):
+        return self._call(
+            ctxt,
+            "update_software_deployment",
+            version="1.5",
+            deployment_id=deployment_id,
+            config_id=config_id,
+            input_values=input_values,
+            output_values=output_values,
+            action=action,
+            status=status,
+            status_reason=status_reason,
+            updated_at=updated_at,
+        )
+
+    def signal_software_deployment(self, ctxt, deployment_id, details, updated_at=None):
+        return self._call(
+            ctxt,
+            "signal_software_deployment",
+            version="1.6",
+            deployment_id=deployment_id,
+            details=details,
+            updated_at=updated_at,
+        )
+
+    def delete_software_deployment(self, ctxt, deployment_id):
+        return self._call(ctxt, "delete_software_deployment", deployment_id=deployment_id)

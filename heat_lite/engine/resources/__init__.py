@@ -17,6 +17,9 @@ PLUGIN_MODULES = (
     "heat_lite.engine.resources.openstack.heat.value",
     "heat_lite.engine.resources.openstack.heat.stack_resource",
     "heat_lite.engine.resources.openstack.heat.resource_group",
+    "heat_lite.engine.resources.openstack.heat.software_config",
+    "heat_lite.engine.resources.openstack.heat.software_deployment",
+    "heat_lite.engine.resources.openstack.heat.structured_config",
 )
 
 _REGISTRY = {}

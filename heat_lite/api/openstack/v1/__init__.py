@@ -28,6 +28,8 @@ from heat_lite.api.openstack.v1 import (
     events,
     resources,
     services,
+    software_configs,
+    software_deployments,
     stacks,
     util,
 )
@@ -83,6 +85,17 @@ ROUTES = (
     (GET, S + "/events", "events", "index"),
     (GET, S + "/resources/{resource_name}/events", "events", "index"),
     (GET, S + "/resources/{resource_name}/events/{event_id}", "events", "show"),
+    # software configs and deployments
+    (GET, "/software_configs", "software_configs", "index"),
+    (POST, "/software_configs", "software_configs", "create"),
+    (GET, "/software_configs/{config_id}", "software_configs", "show"),
+    (DELETE, "/software_configs/{config_id}", "software_configs", "delete"),
+    (GET, "/software_deployments", "software_deployments", "index"),
+    (POST, "/software_deployments", "software_deployments", "create"),
+    (GET, "/software_deployments/metadata/{server_id}", "software_deployments", "metadata"),
+    (GET, "/software_deployments/{deployment_id}", "software_deployments", "show"),
+    (PUT, "/software_deployments/{deployment_id}", "software_deployments", "update"),
+    (DELETE, "/software_deployments/{deployment_id}", "software_deployments", "delete"),
     # the service
     (GET, "/build_info", "build_info", "build_info"),
     (GET, "/services", "services", "index"),
@@ -144,6 +157,10 @@ class API:
             "events": events.EventController(engine_client),
             "build_info": build_info.BuildInfoController(engine_client),
             "services": services.ServiceController(engine_client),
+            "software_configs": software_configs.SoftwareConfigController(engine_client),
+            "software_deployments": software_deployments.SoftwareDeploymentController(
+                engine_client
+            ),
         }
         self.router = Router(ROUTES, controllers)
 

@@ -87,7 +87,13 @@ TYPES = [
     "OS::Heat::None",
     "OS::Heat::RandomString",
     "OS::Heat::ResourceGroup",
+    "OS::Heat::SoftwareConfig",
+    "OS::Heat::SoftwareDeployment",
+    "OS::Heat::SoftwareDeploymentGroup",
     "OS::Heat::Stack",
+    "OS::Heat::StructuredConfig",
+    "OS::Heat::StructuredDeployment",
+    "OS::Heat::StructuredDeploymentGroup",
     "OS::Heat::TestResource",
     "OS::Heat::Value",
 ]

@@ -76,7 +76,13 @@ def test_heatclient_info_calls(endpoint, make_client):
         "OS::Heat::None",
         "OS::Heat::RandomString",
         "OS::Heat::ResourceGroup",
+        "OS::Heat::SoftwareConfig",
+        "OS::Heat::SoftwareDeployment",
+        "OS::Heat::SoftwareDeploymentGroup",
         "OS::Heat::Stack",
+        "OS::Heat::StructuredConfig",
+        "OS::Heat::StructuredDeployment",
+        "OS::Heat::StructuredDeploymentGroup",
         "OS::Heat::TestResource",
         "OS::Heat::Value",
     ]
