@@ -20,6 +20,7 @@ import uuid
 
 from heat_lite.common import exception
 from heat_lite.conf import CONF
+from heat_lite.db import api as db_api
 from heat_lite.engine import attributes, constraints, properties, resource, service_software
 from heat_lite.engine import software_config_io as swc_io
 from heat_lite.engine.resources.openstack.heat import resource_group
@@ -229,7 +230,7 @@ class SoftwareDeployment(resource.Resource):
             values.update(status=rpc_api.IN_PROGRESS, status_reason="Deploy data available")
         ctx = self.stack.context
         if self.resource_id is None:
-            self.resource_id_set(str(uuid.uuid4()))
+            self._store_resource_id(str(uuid.uuid4()))
             service_software.create_software_deployment(
                 ctx,
                 server_id=self.properties[SERVER],
@@ -244,6 +245,16 @@ class SoftwareDeployment(resource.Resource):
             if prev_derived_config:
                 ignore_not_found(service_software.delete_software_config, prev_derived_config, self)
         return None if self._no_signal() else self.resource_id
+
+    def _store_resource_id(self, value):
+        """Set and store the physical id at once (not only with the next state), so a
+        signal sent while the deployment waits finds it, as Heat's resource_id_set."""
+        self.resource_id_set(value)
+        if not db_api.resource_update(
+            self.id, {"nova_instance": value}, self.atomic_key, self.engine_id
+        ):
+            raise exception.UpdateInProgress(resource_name=self.name)
+        self.atomic_key += 1
 
     def _check_complete(self, token):
         """True once the deployment is COMPLETE; Error when it FAILED."""
