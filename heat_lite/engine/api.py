@@ -16,6 +16,65 @@ def heat_timestamp(value):
     return value.strftime("%Y-%m-%dT%H:%M:%SZ") if value is not None else None
 
 
+# list_stacks filters named after stack keys -> the stack table's columns
+_FILTER_COLUMNS = {
+    rpc_api.STACK_NAME: "name",
+    rpc_api.STACK_ACTION: "action",
+    rpc_api.STACK_STATUS: "status",
+    rpc_api.STACK_STATUS_DATA: "status_reason",
+    rpc_api.STACK_DISABLE_ROLLBACK: "disable_rollback",
+    rpc_api.STACK_TIMEOUT: "timeout",
+    rpc_api.STACK_OWNER: "username",
+    rpc_api.STACK_PARENT: "owner_id",
+    rpc_api.STACK_USER_PROJECT_ID: "stack_user_project_id",
+}
+_STATUSES = (rpc_api.COMPLETE, rpc_api.FAILED, rpc_api.IN_PROGRESS)
+
+
+def _as_list(value):
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _single_or_list(values):
+    values = sorted(set(values))
+    return values[0] if len(values) == 1 else values
+
+
+def translate_filters(filters):
+    """Heat's ``translate_filters``: stack-key filter names become column names (values
+    of both spellings are joined), and a status such as ``CREATE_FAILED`` is split into
+    ``status=FAILED`` plus ``action=CREATE``.
+
+        translate_filters({'stack_status': 'CREATE_FAILED'})
+        -> {'status': 'FAILED', 'action': 'CREATE'}
+    """
+    if not filters:
+        return filters
+    params = dict(filters)
+    for key, column in _FILTER_COLUMNS.items():
+        value = params.pop(key, None)
+        if not value:
+            continue
+        if params.get(column):
+            value = _as_list(value) + _as_list(params[column])
+        params[column] = value
+    if "status" in params:
+        statuses, actions = [], []
+        for value in _as_list(params["status"]):
+            for status in _STATUSES:
+                index = value.rfind(status)
+                if index != -1:
+                    statuses.append(value[index:])
+                    if index > 1:
+                        actions.append(value[: index - 1])
+                    break
+        params["status"] = _single_or_list(statuses) if statuses else params["status"]
+        if actions:
+            actions += _as_list(params.get("action") or [])
+            params["action"] = _single_or_list(actions)
+    return params
+
+
 def format_stack_db_object(row, tags=None):
     """A list item, straight from the stack row (no template parsing)."""
     ident = identifier.HeatIdentifier(row.tenant, row.name, row.id)
@@ -59,7 +118,7 @@ def format_stack(stack, outputs=None):
         rpc_api.STACK_OWNER: stack.username,
         rpc_api.STACK_PARENT: stack.owner_id,
         rpc_api.STACK_USER_PROJECT_ID: stack.stack_user_project_id,
-        rpc_api.STACK_TAGS: stack.tags or None,
+        rpc_api.STACK_TAGS: stack.tags or [],
     }
     if outputs is not None:
         info[rpc_api.STACK_OUTPUTS] = outputs
@@ -77,26 +136,33 @@ def format_stack_output(output):
     return result
 
 
-def format_stack_resource(row, stack, resource_type, required_by, attributes=None):
+def format_stack_resource(row, stack, resource_type, required_by, child=None):
+    """A resource, keys in Heat's order; ``child`` is the row of the nested stack it owns.
+
+    The detail keys (``description``, ``attributes``, ``metadata``) are added by the
+    caller when it shows one resource or lists ``with_detail``."""
     ident = stack.identifier()
     rsrc_ident = identifier.ResourceIdentifier(resource_name=row.name, **ident)
     info = {
-        "resource_identity": dict(rsrc_ident),
-        "stack_identity": dict(ident),
-        "stack_name": stack.name,
+        "updated_time": heat_timestamp(row.updated_at or row.created_at),
+        "creation_time": heat_timestamp(row.created_at),
         "resource_name": row.name,
-        "description": "",
         "physical_resource_id": row.nova_instance or "",
         "resource_action": row.action,
         "resource_status": row.status,
         "resource_status_reason": row.status_reason or "",
         "resource_type": resource_type,
-        "creation_time": heat_timestamp(row.created_at),
-        "updated_time": heat_timestamp(row.updated_at or row.created_at),
+        "resource_identity": dict(rsrc_ident),
+        "stack_identity": dict(ident),
+        "stack_name": stack.name,
         "required_by": required_by,
     }
-    if attributes is not None:
-        info["attributes"] = attributes
+    if child is not None:
+        info["nested_stack_identity"] = dict(
+            identifier.HeatIdentifier(child.tenant, child.name, child.id)
+        )
+    if stack.owner_id is not None and stack.parent_resource_name:
+        info["parent_resource"] = stack.parent_resource_name
     return info
 
 

@@ -2,7 +2,7 @@
 
 ``merge`` builds the environment the engine stores from what the API sent: the
 environment dict (with ``parameters`` already merged in by the API) and, when given, the
-environment files out of ``files``, merged in order (later wins key by key).
+environment files out of ``files``, merged over it in order (later wins key by key).
 
     env = environment.merge({'parameters': {'p': 'x'}}, files, ['file:///e.yaml'])
 """
@@ -62,18 +62,21 @@ def _merge_into(target, env):
 
 def merge(params, files, environment_files=None, base=None, clear_parameters=()):
     """The stored environment: ``base`` (a PATCH update keeps the stack's) less the
-    cleared parameters, then the environment files in order, then the request's own."""
+    cleared parameters, then the request's own, then the environment files in order.
+
+    As in Heat, the files win over the request's ``parameters``: ``stack create -e env.yaml
+    --parameter p=y`` keeps the value ``env.yaml`` gives ``p``."""
     result = empty()
     if base:
         _merge_into(result, {k: v for k, v in base.items() if v is not None})
         for name in clear_parameters or ():
             result[PARAMETERS].pop(name, None)
             result[PARAMETER_DEFAULTS].pop(name, None)
+    _merge_into(result, params or {})
     for name in environment_files or []:
         if name not in files:
             raise exception.NotFound("Environment file %s not found in files" % name)
         _merge_into(result, template_format.parse_environment(files[name]))
-    _merge_into(result, params or {})
     return result
 
 

@@ -11,12 +11,15 @@ from heat_lite.db import api as db_api
 
 
 def resource_event(rsrc):
+    """A resource's event; before it has a physical id, its physical name stands in
+    (as in Heat, so ``stack event list`` shows ``s1-r-<short id>`` for CREATE_IN_PROGRESS)."""
+    physical_id = rsrc.resource_id or (rsrc.physical_resource_name() if rsrc.uuid else "")
     return {
         "stack_id": rsrc.stack.id,
         "resource_action": rsrc.action,
         "resource_status": rsrc.status,
         "resource_name": rsrc.name,
-        "physical_resource_id": rsrc.resource_id or "",
+        "physical_resource_id": physical_id,
         "resource_status_reason": rsrc.status_reason,
         "resource_type": rsrc.type_name,
     }

@@ -132,6 +132,7 @@ class EngineService(
         """The caller's stacks (every project's for an admin context, as Heat's
         ``_query_stack_get_all``); ``query`` is the selection of spec §4.1.1 (filters,
         show_deleted, show_nested, show_hidden, tags, tags_any, not_tags, not_tags_any)."""
+        query = _translated(query)
         rows = db_api.stack_get_all(
             self._listing_tenant(cnxt),
             limit=limit,
@@ -146,7 +147,7 @@ class EngineService(
     @expected
     def count_stacks(self, cnxt, **query):
         """How many stacks list_stacks would give for the same ``query`` (no paging)."""
-        return db_api.stack_count_all(self._listing_tenant(cnxt), **query)
+        return db_api.stack_count_all(self._listing_tenant(cnxt), **_translated(query))
 
     @staticmethod
     def _listing_tenant(cnxt):
@@ -376,17 +377,17 @@ class EngineService(
         """The stack's resources, then (``nested_depth`` > 0) those of its child stacks,
         each marked with the ``parent_resource`` that owns its stack."""
         rows = _current_rows(db_api.resource_get_all_by_stack(stack.id))
+        children = _child_stacks(stack)
         names = {r.id: r.name for r in rows}
         result = []
         for row in rows:
-            info = self._format_resource(cnxt, stack, row, names, rows, with_detail)
-            if stack.owner_id is not None and stack.parent_resource_name:
-                info["parent_resource"] = stack.parent_resource_name
+            child = children.get(row.nova_instance)
+            info = self._format_resource(cnxt, stack, row, names, rows, with_detail, child=child)
             if _matches(info, filters):
                 result.append(info)
         for row in rows if nested_depth and nested_depth > 0 else ():
-            child = db_api.stack_get(row.nova_instance) if row.nova_instance else None
-            if child is None or child.owner_id != stack.id:
+            child = children.get(row.nova_instance)
+            if child is None:
                 continue
             child_stack = parser.Stack.load(cnxt, row=child)
             result.extend(
@@ -401,20 +402,27 @@ class EngineService(
         for row in rows:
             if row.name == resource_name:
                 names = {r.id: r.name for r in rows}
-                info = self._format_resource(cnxt, stack, row, names, rows, True, with_attr)
+                child = _child_stacks(stack).get(row.nova_instance)
+                info = self._format_resource(
+                    cnxt, stack, row, names, rows, True, with_attr, child=child
+                )
                 info["metadata"] = row.rsrc_metadata or {}
                 return info
         raise exception.ResourceNotFound(resource_name=resource_name, stack_name=stack.name)
 
-    def _format_resource(self, cnxt, stack, row, names, rows, detail, with_attr=None):
+    def _format_resource(self, cnxt, stack, row, names, rows, detail, with_attr=None, child=None):
+        """Heat's format_stack_resource; ``child`` is the row of the stack it owns, if any."""
         tmpl = templates.load(row.current_template_id) if row.current_template_id else stack.t
         rsrc_type = tmpl.resource_type(row.name)
         required_by = sorted(names[r.id] for r in rows if row.id in (r.requires or []))
-        attributes = self._attributes(cnxt, stack, row, tmpl, with_attr) if detail else None
-        return api.format_stack_resource(row, stack, rsrc_type, required_by, attributes)
+        info = api.format_stack_resource(row, stack, rsrc_type, required_by, child)
+        if detail:
+            info.update(self._details(cnxt, stack, row, tmpl, with_attr))
+        return info
 
     @staticmethod
-    def _attributes(cnxt, stack, row, tmpl, with_attr):
+    def _details(cnxt, stack, row, tmpl, with_attr):
+        """``description`` and ``attributes`` (all of the type's, plus ``with_attr``)."""
         from heat_lite.engine import resource as rsrc_mod
 
         rsrc_stack = stack
@@ -423,19 +431,18 @@ class EngineService(
             rsrc_stack.t = tmpl
         defn = rsrc_stack.definitions.get(row.name)
         if defn is None:
-            return {}
+            return {"description": "", "attributes": {}}
+        details = {"description": defn.description, "attributes": {}}
         try:
             rsrc = rsrc_mod.Resource.load(row, rsrc_stack, defn)
         except exception.HeatException:
-            return {}
-        names = list(type(rsrc).attributes_schema) + list(with_attr or [])
-        attrs = {}
-        for name in names:
+            return details
+        for name in list(type(rsrc).attributes_schema) + list(with_attr or []):
             try:
-                attrs[name] = rsrc.get_attribute(name)
+                details["attributes"][name] = rsrc.get_attribute(name)
             except Exception:
-                attrs[name] = None
-        return attrs
+                details["attributes"][name] = None
+        return details
 
     @expected
     def list_events(
@@ -459,6 +466,19 @@ class EngineService(
             sort_dir=sort_dir,
         )
         return [api.format_event(r, stack) for r in rows]
+
+
+def _child_stacks(stack):
+    """{id: row} of the stacks whose owner is ``stack`` (its nested stacks)."""
+    rows = db_api.stack_get_all(None, show_nested=True, filters={"owner_id": stack.id})
+    return {row.id: row for row in rows}
+
+
+def _translated(query):
+    """The stack selection with its filters in column names (api.translate_filters)."""
+    if query.get("filters"):
+        query = dict(query, filters=api.translate_filters(query["filters"]))
+    return query
 
 
 def _current_rows(rows):

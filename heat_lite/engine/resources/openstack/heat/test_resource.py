@@ -87,8 +87,10 @@ class TestResource(resource.Resource):
         return per_action if per_action is not None else self.properties["wait_secs"]
 
     def handle_create(self):
-        self.data_set("value", self.properties["value"])
-        self.resource_id_set(self.physical_resource_name())
+        if not self.properties["fail"]:
+            # as Heat's: a resource meant to fail never gets a physical id
+            self.data_set("value", self.properties["value"])
+            self.resource_id_set(self.physical_resource_name())
         return time.monotonic(), self._wait_secs("create")
 
     def check_create_complete(self, cookie):
