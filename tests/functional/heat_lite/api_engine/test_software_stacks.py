@@ -138,6 +138,12 @@ def test_deployment_waits_for_a_signal_with_outputs(api, no_auto_signal):
     sd = api.get(P + "/software_deployments/" + deployment_id).json["software_deployment"]
     assert sd["output_values"] == dict(signal, result="42")
     assert sd["status"] == "COMPLETE"
+    events = api.get(url + "/resources/dep/events").json["events"]
+    assert [
+        (e["resource_status"], e["resource_status_reason"])
+        for e in events
+        if e["resource_status"].startswith("SIGNAL")
+    ] == [("SIGNAL_IN_PROGRESS", "deployment succeeded")]
     # a second signal changes nothing: only an IN_PROGRESS deployment takes one
     api.post_json(url + "/resources/dep/signal", {"deploy_stdout": "again"})
     time.sleep(0.2)
@@ -260,3 +266,54 @@ def test_heatclient_software_managers(hc):
     with pytest.raises(heat_exc.HTTPNotFound) as err:
         hc.software_configs.get(config.id)
     assert "Software config with id %s not found" % config.id in str(err.value)
+
+
+def _update(api, url, template):
+    api.put_json(url, {"template": template})
+    stack = _wait(api, url, ("UPDATE_COMPLETE", "UPDATE_FAILED"))
+    assert stack["stack_status"] == "UPDATE_COMPLETE", stack["stack_status_reason"]
+
+
+def test_update_redeploys_and_replace_on_change_replaces(api):
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "cfg": {
+                "type": "OS::Heat::SoftwareConfig",
+                "properties": {
+                    "inputs": [{"name": "soft"}, {"name": "hard", "replace_on_change": True}],
+                },
+            },
+            "dep": {
+                "type": "OS::Heat::SoftwareDeployment",
+                "properties": {
+                    "config": {"get_resource": "cfg"},
+                    "server": "server-u",
+                    "input_values": {"soft": "1", "hard": "1"},
+                },
+            },
+        },
+    }
+    url = create_stack(api, {"stack_name": "sw-update", "template": template})
+    first = _resource(api, url, "dep")["physical_resource_id"]
+    (derived,) = api.get(P + "/software_deployments/metadata/server-u").json["metadata"]
+
+    template["resources"]["dep"]["properties"]["input_values"]["soft"] = "2"
+    _update(api, url, template)
+    assert _resource(api, url, "dep")["physical_resource_id"] == first  # in place
+    sd = api.get(P + "/software_deployments/" + first).json["software_deployment"]
+    assert (sd["action"], sd["status"]) == ("UPDATE", "COMPLETE")
+    assert sd["input_values"]["soft"] == "2"
+    (redeployed,) = api.get(P + "/software_deployments/metadata/server-u").json["metadata"]
+    assert redeployed["id"] == sd["config_id"] != derived["id"]
+    api.get(P + "/software_configs/" + derived["id"], status=404)  # the old one is gone
+    inputs = {i["name"]: i.get("value") for i in redeployed["inputs"]}
+    assert (inputs["soft"], inputs["deploy_action"]) == ("2", "UPDATE")
+
+    template["resources"]["dep"]["properties"]["input_values"]["hard"] = "2"
+    _update(api, url, template)
+    second = _resource(api, url, "dep")["physical_resource_id"]
+    assert second != first  # replaced: a new deployment, the old one deleted
+    listed = api.get(P + "/software_deployments?server_id=server-u").json["software_deployments"]
+    assert [d["id"] for d in listed] == [second]
+    assert listed[0]["action"] == "CREATE"

@@ -21,7 +21,14 @@ import uuid
 from heat_lite.common import exception
 from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
-from heat_lite.engine import attributes, constraints, properties, resource, service_software
+from heat_lite.engine import (
+    attributes,
+    constraints,
+    event,
+    properties,
+    resource,
+    service_software,
+)
 from heat_lite.engine import software_config_io as swc_io
 from heat_lite.engine.resources.openstack.heat import resource_group
 from heat_lite.engine.resources.openstack.heat.software_config import ignore_not_found
@@ -340,7 +347,17 @@ class SoftwareDeployment(resource.Resource):
         return self._check_complete(token)
 
     def handle_signal(self, details):
-        """An agent's report (resource signal): completes or fails the deployment."""
+        """An agent's report (resource signal): completes or fails the deployment.
+
+        Recorded first as a ``SIGNAL_<status>`` event, as Heat's Resource.signal does.
+        """
+        db_api.event_create(
+            dict(
+                event.resource_event(self),
+                resource_action="SIGNAL",
+                resource_status_reason=signal_summary(details),
+            )
+        )
         return service_software.signal_software_deployment(
             self.stack.context, self.resource_id, details
         )
@@ -355,6 +372,18 @@ class SoftwareDeployment(resource.Resource):
             return None
         outputs = sd["output_values"] or {}
         return attributes.select_from_attribute(outputs.get(key), path)
+
+
+def signal_summary(details):
+    """Heat's event reason for a deployment signal."""
+    if details is None:
+        return "No signal details provided"
+    if isinstance(details, str):
+        return details
+    if isinstance(details, dict) and service_software.DEPLOY_STATUS_CODE in details:
+        code = details[service_software.DEPLOY_STATUS_CODE]
+        return "deployment succeeded" if code == 0 else "deployment failed (%s)" % code
+    return "Unknown"
 
 
 # -- groups -----------------------------------------------------------------------------
