@@ -184,24 +184,24 @@ class NeutronClientPlugin(base.SimService):
         )
 
     def _fixed_ips(self, network_id, fixed_ips):
+        """Allocate ``fixed_ips`` ([{subnet_id?, ip_address?}]; None: one from the first
+        subnet, if any)."""
         net = self.show("net", network_id)
-        if not fixed_ips:
-            if not net["subnets"]:
-                return []
-            fixed_ips = [{"subnet_id": net["subnets"][0]}]
+        if fixed_ips is None:
+            fixed_ips = [{}] if net["subnets"] else []
         result = []
         for want in fixed_ips:
             subnet_id = want.get("subnet_id") or want.get("subnet")
             if subnet_id:
                 subnet = self.show("subnet", subnet_id)
+            elif want.get("ip_address"):
+                subnet = self._subnet_for_ip(net, want["ip_address"])
+            elif net["subnets"]:
+                subnet = self.show("subnet", net["subnets"][0])
             else:
-                subnet = self._subnet_for_ip(net, want.get("ip_address"))
-            result.append(
-                {
-                    "subnet_id": subnet["id"],
-                    "ip_address": self._allocate(subnet, want.get("ip_address")),
-                }
-            )
+                raise client_exception.BadRequest("Network %s has no subnet." % network_id)
+            address = self._allocate(subnet, want.get("ip_address"))
+            result.append({"subnet_id": subnet["id"], "ip_address": address})
         return result
 
     def _subnet_for_ip(self, net, ip_address):
@@ -246,6 +246,18 @@ class NeutronClientPlugin(base.SimService):
         port = self.create("port", name or "", values, ready=ACTIVE if device_id else DOWN)
         return port
 
+    def update_port(self, port_id, fixed_ips=None, **props):
+        """Change a port; ``fixed_ips`` given: its addresses are allocated again."""
+        port = self.show("port", port_id)
+        if fixed_ips is not None:
+            self.update("port", port_id, fixed_ips=[])
+            try:
+                props["fixed_ips"] = self._fixed_ips(port["network_id"], fixed_ips)
+            except Exception:
+                self.update("port", port_id, fixed_ips=port["fixed_ips"])
+                raise
+        return self.update("port", port_id, **props)
+
     def bind_port(self, port_id, device_id, device_owner="compute:nova"):
         port = self.show("port", port_id)
         if port["device_id"] and port["device_id"] != device_id:
@@ -253,15 +265,19 @@ class NeutronClientPlugin(base.SimService):
         self.set_status("port", port_id, ACTIVE)
         return self.update("port", port_id, device_id=device_id, device_owner=device_owner)
 
-    def release_device(self, device_id):
-        """A server went: ports Nova made go, others are unbound (and their FIPs stay)."""
+    def unbind_ports(self, device_id):
+        """Free the ports a device was given (not those Nova made for it)."""
         for port in sim_db.sim_object_get_all(self.kind("port"), device_id=device_id):
-            if port.get("_auto"):
-                self._disassociate_port(port["id"])
-                sim_db.sim_object_delete(port["id"])
-            else:
+            if not port.get("_auto"):
                 self.set_status("port", port["id"], DOWN)
                 self.update("port", port["id"], device_id="", device_owner="")
+
+    def release_device(self, device_id):
+        """A server went: ports Nova made go, others are unbound (and their FIPs stay)."""
+        self.unbind_ports(device_id)
+        for port in sim_db.sim_object_get_all(self.kind("port"), device_id=device_id):
+            self._disassociate_port(port["id"])
+            sim_db.sim_object_delete(port["id"])
 
     def delete_port(self, port_id):
         self.show("port", port_id)

@@ -17,7 +17,7 @@ from heat_lite.conf import CONF
 from heat_lite.engine.clients import client_exception
 from heat_lite.engine.clients.sim import base, cinder, neutron
 
-BUILD, ACTIVE, ERROR, RESIZE = "BUILD", "ACTIVE", "ERROR", "RESIZE"
+BUILD, ACTIVE, ERROR, RESIZE, REBUILD = "BUILD", "ACTIVE", "ERROR", "RESIZE", "REBUILD"
 
 
 def flavors():
@@ -79,18 +79,8 @@ class NovaClientPlugin(base.SimService):
             accessIPv6="",
         )
         server = self.create("server", name, props, building=BUILD, ready=ACTIVE, failed=ERROR)
-        net = neutron.NeutronClientPlugin(self.context)
         try:
-            for nic in networks:
-                if nic.get("port"):
-                    net.bind_port(nic["port"], server["id"])
-                else:
-                    net.create_port(
-                        nic["uuid"],
-                        fixed_ip=nic.get("fixed_ip"),
-                        device_id=server["id"],
-                        device_owner="compute:nova",
-                    )
+            self._plug(server["id"], networks)
         except Exception:
             self.delete_server(server["id"])
             raise
@@ -114,6 +104,30 @@ class NovaClientPlugin(base.SimService):
             ACTIVE,
             flavor={"id": flavor["id"], "original_name": flavor["name"]},
         )
+
+    def rebuild_server(self, server_id, image_id):
+        """Rebuild with another image: REBUILD, then ACTIVE."""
+        return self.transition("server", server_id, REBUILD, ACTIVE, image={"id": image_id})
+
+    def replace_nics(self, server_id, networks):
+        """Detach every interface, then attach ``networks`` (create_server's form)."""
+        self.show("server", server_id)
+        net = neutron.NeutronClientPlugin(self.context)
+        net.release_device(server_id)
+        self._plug(server_id, networks)
+
+    def _plug(self, server_id, networks):
+        net = neutron.NeutronClientPlugin(self.context)
+        for nic in networks:
+            if nic.get("port"):
+                net.bind_port(nic["port"], server_id)
+            else:
+                net.create_port(
+                    nic["uuid"],
+                    fixed_ip=nic.get("fixed_ip"),
+                    device_id=server_id,
+                    device_owner="compute:nova",
+                )
 
     def delete_server(self, server_id):
         """Delete a server: its own ports go, given ports and volumes are released."""

@@ -1,0 +1,1 @@
+"""cinder resource plugins."""

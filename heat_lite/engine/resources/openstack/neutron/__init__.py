@@ -1,0 +1,1 @@
+"""neutron resource plugins."""

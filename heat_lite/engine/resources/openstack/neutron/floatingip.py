@@ -1,0 +1,112 @@
+"""OS::Neutron::FloatingIP: an address of an external network, optionally on a port.
+
+The address comes from the external network's subnet; associating it needs a router
+between that network and the port's subnet (Neutron's rule).
+"""
+
+from heat_lite.engine import attributes, constraints, properties
+from heat_lite.engine.resources.openstack.neutron import neutron
+
+P = properties.Schema
+A = attributes.Schema
+C = constraints.CustomConstraint
+
+
+class FloatingIP(neutron.NeutronResource):
+    entity = "floatingip"
+
+    properties_schema = {
+        "floating_network_id": P(
+            P.STRING,
+            "ID of network to allocate floating IP from.",
+            constraints=[C("neutron.network")],
+        ),
+        "floating_network": P(
+            P.STRING, "Network to allocate floating IP from.", constraints=[C("neutron.network")]
+        ),
+        "floating_subnet": P(
+            P.STRING, "Subnet to allocate floating IP from.", constraints=[C("neutron.subnet")]
+        ),
+        "value_specs": P(
+            P.MAP,
+            'Extra parameters to include in the "floatingip" object in the creation request.',
+            default={},
+        ),
+        "port_id": P(
+            P.STRING,
+            "ID of an existing port with at least one IP address to "
+            "associate with this floating IP.",
+            update_allowed=True,
+            constraints=[C("neutron.port")],
+        ),
+        "fixed_ip_address": P(
+            P.STRING,
+            "IP address to use if the port has multiple addresses.",
+            update_allowed=True,
+            constraints=[C("ip_addr")],
+        ),
+        "floating_ip_address": P(
+            P.STRING, "IP address of the floating IP.", constraints=[C("ip_addr")]
+        ),
+        "dns_name": P(
+            P.STRING, "DNS name associated with floating ip.", constraints=[C("rel_dns_name")]
+        ),
+        "dns_domain": P(
+            P.STRING, "DNS domain associated with floating ip.", constraints=[C("dns_domain")]
+        ),
+        "tags": P(
+            P.LIST,
+            "The tags to be added to the floating ip.",
+            schema=P(P.STRING),
+            update_allowed=True,
+        ),
+    }
+    attributes_schema = {
+        "router_id": A(
+            "ID of the router used as gateway, set when associated with a port.", type=A.STRING
+        ),
+        "tenant_id": A("The tenant owning this floating IP.", type=A.STRING),
+        "floating_network_id": A("ID of the network in which this IP is allocated.", type=A.STRING),
+        "fixed_ip_address": A("IP address of the associated port, if specified.", type=A.STRING),
+        "floating_ip_address": A("The allocated address of this IP.", type=A.STRING),
+        "port_id": A("ID of the port associated with this IP.", type=A.STRING),
+    }
+
+    def handle_create(self):
+        props = self.properties
+        network = props["floating_network"] or props["floating_network_id"]
+        if not network:
+            raise ValueError(
+                "At least one of the following properties must be specified: "
+                "floating_network, floating_network_id."
+            )
+        fip = self.client_plugin().create_floatingip(
+            network,
+            port_id=self.find("port", props["port_id"]),
+            fixed_ip_address=props["fixed_ip_address"],
+            floating_ip_address=props["floating_ip_address"],
+            dns_name=props["dns_name"],
+            dns_domain=props["dns_domain"],
+            tags=props["tags"] or [],
+            **self.value_specs(),
+        )
+        self.resource_id_set(fip["id"])
+
+    def handle_update(self, new_defn, prop_diff):
+        if "port_id" in prop_diff or "fixed_ip_address" in prop_diff:
+            self.client_plugin().update_floatingip(
+                self.resource_id,
+                self.find("port", self.properties["port_id"]),
+                self.properties["fixed_ip_address"],
+            )
+        if "tags" in prop_diff:
+            self.client_plugin().update(
+                "floatingip", self.resource_id, tags=self.properties["tags"] or []
+            )
+
+    def _delete_resource(self, resource_id):
+        self.client_plugin().delete_floatingip(resource_id)
+
+
+def resource_mapping():
+    return {"OS::Neutron::FloatingIP": FloatingIP}

@@ -1,0 +1,1 @@
+"""neutron/lbaas resource plugins."""

@@ -1,0 +1,184 @@
+"""OS::Neutron::Router (with its external gateway) and OS::Neutron::RouterInterface.
+
+A router interface's physical id is Heat's ``<router id>:subnet_id=<subnet id>`` (or
+``:port_id=<port id>``).
+"""
+
+from heat_lite.engine import attributes, constraints, properties
+from heat_lite.engine.clients import client_exception
+from heat_lite.engine.resources.openstack.neutron import neutron
+
+P = properties.Schema
+A = attributes.Schema
+C = constraints.CustomConstraint
+
+
+class Router(neutron.NeutronResource):
+    entity = "router"
+
+    properties_schema = {
+        "name": P(P.STRING, "The name of the router.", update_allowed=True),
+        "external_gateway_info": P(
+            P.MAP,
+            "External network gateway configuration for a router.",
+            schema={
+                "network": P(
+                    P.STRING,
+                    "ID or name of the external network for the gateway.",
+                    required=True,
+                    update_allowed=True,
+                    constraints=[C("neutron.network")],
+                ),
+                "enable_snat": P(
+                    P.BOOLEAN, "Enables Source NAT on the router gateway.", update_allowed=True
+                ),
+                "external_fixed_ips": P(
+                    P.LIST,
+                    "External fixed IP addresses for the gateway.",
+                    schema=P(
+                        P.MAP,
+                        schema={
+                            "ip_address": P(
+                                P.STRING, "External fixed IP address.", constraints=[C("ip_addr")]
+                            ),
+                            "subnet": P(
+                                P.STRING,
+                                "Subnet of external fixed IP address.",
+                                constraints=[C("neutron.subnet")],
+                            ),
+                        },
+                    ),
+                    update_allowed=True,
+                ),
+            },
+            update_allowed=True,
+        ),
+        "value_specs": neutron.value_specs_schema(),
+        "admin_state_up": P(
+            P.BOOLEAN, "The administrative state of the router.", default=True, update_allowed=True
+        ),
+        "l3_agent_ids": P(
+            P.LIST, "ID list of the L3 agent.", schema=P(P.STRING), update_allowed=True
+        ),
+        "distributed": P(P.BOOLEAN, "Indicates whether or not to create a distributed router."),
+        "ha": P(P.BOOLEAN, "Indicates whether or not to create a highly available router."),
+        "tags": P(
+            P.LIST, "The tags to be added to the router.", schema=P(P.STRING), update_allowed=True
+        ),
+    }
+    attributes_schema = {
+        "status": A("The status of the router.", type=A.STRING),
+        "external_gateway_info": A("Gateway network for the router.", type=A.MAP),
+        "name": A("Friendly name of the router.", type=A.STRING),
+        "admin_state_up": A("Administrative state of the router.", type=A.STRING),
+        "tenant_id": A("Tenant owning the router.", type=A.STRING),
+    }
+
+    def _gateway(self):
+        info = self.properties["external_gateway_info"]
+        if not info:
+            return None
+        gateway = {"network_id": info["network"]}
+        if info.get("enable_snat") is not None:
+            gateway["enable_snat"] = info["enable_snat"]
+        return gateway
+
+    def handle_create(self):
+        router = self.client_plugin().create_router(
+            self.properties["name"] or self.physical_resource_name(),
+            self._gateway(),
+            admin_state_up=self.properties["admin_state_up"],
+            tags=self.properties["tags"] or [],
+            **self.value_specs(),
+        )
+        self.resource_id_set(router["id"])
+
+    def handle_update(self, new_defn, prop_diff):
+        neutron_client = self.client_plugin()
+        if "external_gateway_info" in prop_diff:
+            neutron_client.set_gateway(self.resource_id, self._gateway())
+        neutron_client.update(
+            "router",
+            self.resource_id,
+            name=self.properties["name"] or self.physical_resource_name(),
+            admin_state_up=self.properties["admin_state_up"],
+            tags=self.properties["tags"] or [],
+        )
+
+    def _delete_resource(self, resource_id):
+        self.client_plugin().delete_router(resource_id)
+
+
+class RouterInterface(neutron.NeutronResource):
+    entity = "router"
+
+    properties_schema = {
+        "router": P(P.STRING, "The router.", constraints=[C("neutron.router")]),
+        "router_id": P(P.STRING, "ID of the router.", constraints=[C("neutron.router")]),
+        "subnet_id": P(P.STRING, "The subnet id.", constraints=[C("neutron.subnet")]),
+        "subnet": P(
+            P.STRING,
+            "The subnet, either subnet or port should be specified.",
+            constraints=[C("neutron.subnet")],
+        ),
+        "port_id": P(P.STRING, "The port id.", constraints=[C("neutron.port")]),
+        "port": P(
+            P.STRING,
+            "The port, either subnet or port should be specified.",
+            constraints=[C("neutron.port")],
+        ),
+    }
+
+    def _target(self):
+        props = self.properties
+        router = props["router"] or props["router_id"]
+        subnet = props["subnet"] or props["subnet_id"]
+        port = props["port"] or props["port_id"]
+        if not router:
+            raise ValueError(
+                "At least one of the following properties must be specified: router, router_id."
+            )
+        if bool(subnet) == bool(port):
+            raise ValueError(
+                "Exactly one of the following properties must be specified: subnet, port."
+            )
+        return router, subnet, port
+
+    def handle_create(self):
+        router, subnet, port = self._target()
+        router_id = self.find("router", router)
+        if subnet:
+            subnet_id = self.find("subnet", subnet)
+            self.client_plugin().add_interface(router_id, subnet_id=subnet_id)
+            self.resource_id_set("%s:subnet_id=%s" % (router_id, subnet_id))
+        else:
+            port_id = self.find("port", port)
+            self.client_plugin().add_interface(router_id, port_id=port_id)
+            self.resource_id_set("%s:port_id=%s" % (router_id, port_id))
+
+    def _parts(self, resource_id):
+        router_id, _, target = resource_id.partition(":")
+        key, _, value = target.partition("=")
+        return router_id, key, value
+
+    def _delete_resource(self, resource_id):
+        router_id, key, value = self._parts(resource_id)
+        self.client_plugin().remove_interface(router_id, **{key: value})
+
+    def check_delete_complete(self, resource_id):
+        return True
+
+    def _show_resource(self):
+        router_id, key, value = self._parts(self.resource_id)
+        router = self.client_plugin().show("router", router_id)
+        return {"router_id": router["id"], key: value}
+
+    def get_attribute(self, key, *path):
+        try:
+            return super().get_attribute(key, *path)
+        except client_exception.NotFound:
+            return None
+
+
+def resource_mapping():
+    return {"OS::Neutron::Router": Router, "OS::Neutron::RouterInterface": RouterInterface}

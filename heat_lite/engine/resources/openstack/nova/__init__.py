@@ -1,0 +1,1 @@
+"""nova resource plugins."""

@@ -1,0 +1,1 @@
+"""octavia resource plugins."""

@@ -1,0 +1,209 @@
+"""Stacks of Nova/Neutron/Cinder/Octavia resources converging on the simulated cloud.
+
+In-process engine and worker (SQLite, fake transport); the sim_object table is checked
+directly after each step.
+"""
+
+import ipaddress
+
+import pytest
+
+from heat_lite.common import exception
+from heat_lite.conf import CONF
+from heat_lite.db import sim as sim_db
+from tests.fixtures import inprocess
+
+pytestmark = pytest.mark.functional
+
+_wait = inprocess.wait_for_status
+DONE = {"CREATE_COMPLETE", "CREATE_FAILED", "UPDATE_COMPLETE", "UPDATE_FAILED"}
+
+
+@pytest.fixture
+def heat(tmp_path):
+    with inprocess.heat(tmp_path) as h:
+        yield h
+    for key in ("fail_objects", "build_time"):
+        CONF.clear_override(key, group="simulated_cloud")
+
+
+def _outputs(stack):
+    return {o["output_key"]: o.get("output_value") for o in stack.get("outputs", [])}
+
+
+def _kinds(project="p1"):
+    return sorted(o["kind"] for o in sim_db.sim_object_get_all(project_id=project))
+
+
+NETWORK = {
+    "net": {"type": "OS::Neutron::Net", "properties": {"name": "private"}},
+    "subnet": {
+        "type": "OS::Neutron::Subnet",
+        "properties": {
+            "network": {"get_resource": "net"},
+            "cidr": "10.0.0.0/24",
+            "dns_nameservers": ["8.8.8.8"],
+        },
+    },
+    "router": {
+        "type": "OS::Neutron::Router",
+        "properties": {"external_gateway_info": {"network": "public"}},
+    },
+    "router_if": {
+        "type": "OS::Neutron::RouterInterface",
+        "properties": {
+            "router_id": {"get_resource": "router"},
+            "subnet": {"get_resource": "subnet"},
+        },
+    },
+    "secgroup": {
+        "type": "OS::Neutron::SecurityGroup",
+        "properties": {
+            "rules": [
+                {"protocol": "tcp", "port_range_min": 22, "port_range_max": 22},
+                {"protocol": "icmp", "remote_ip_prefix": "0.0.0.0/0"},
+            ]
+        },
+    },
+}
+
+
+def _server_template(flavor="m1.small", image="fedora-coreos-40", extra=None):
+    resources = dict(NETWORK)
+    resources.update(
+        {
+            "port": {
+                "type": "OS::Neutron::Port",
+                "properties": {
+                    "network": {"get_resource": "net"},
+                    "fixed_ips": [{"subnet": {"get_resource": "subnet"}}],
+                    "security_groups": [{"get_resource": "secgroup"}],
+                    "allowed_address_pairs": [{"ip_address": "10.100.0.0/16"}],
+                },
+            },
+            "server": {
+                "type": "OS::Nova::Server",
+                "properties": {
+                    "name": "vm",
+                    "image": image,
+                    "flavor": {"get_param": "flavor"},
+                    "networks": [{"port": {"get_resource": "port"}}],
+                },
+            },
+            "fip": {
+                "type": "OS::Neutron::FloatingIP",
+                "depends_on": ["router_if"],
+                "properties": {
+                    "floating_network": "public",
+                    "port_id": {"get_resource": "port"},
+                },
+            },
+            "volume": {"type": "OS::Cinder::Volume", "properties": {"size": 10}},
+            "attach": {
+                "type": "OS::Cinder::VolumeAttachment",
+                "properties": {
+                    "instance_uuid": {"get_resource": "server"},
+                    "volume_id": {"get_resource": "volume"},
+                    "mountpoint": "/dev/vdb",
+                },
+            },
+        }
+    )
+    resources.update(extra or {})
+    return {
+        "heat_template_version": "queens",
+        "parameters": {
+            "flavor": {
+                "type": "string",
+                "default": flavor,
+                "constraints": [{"custom_constraint": "nova.flavor"}],
+            }
+        },
+        "resources": resources,
+        "outputs": {
+            "private_ip": {"value": {"get_attr": ["port", "fixed_ips", 0, "ip_address"]}},
+            "public_ip": {"value": {"get_attr": ["fip", "floating_ip_address"]}},
+            "first_address": {"value": {"get_attr": ["server", "first_address"]}},
+            "networks": {"value": {"get_attr": ["server", "networks"]}},
+            "server_id": {"value": {"get_resource": "server"}},
+            "volume_status": {"value": {"get_attr": ["volume", "status"]}},
+            "flavor": {"value": {"get_attr": ["server", "show", "flavor", "original_name"]}},
+        },
+    }
+
+
+def test_server_with_port_fip_volume_converges_and_deletes(heat):
+    ident = heat.client.create_stack(heat.ctx, "vm", _server_template(), {}, {}, {})
+    stack = _wait(heat, ident, DONE)
+    assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
+    out = _outputs(stack)
+    assert ipaddress.ip_address(out["private_ip"]) in ipaddress.ip_network("10.0.0.0/24")
+    assert ipaddress.ip_address(out["public_ip"]) in ipaddress.ip_network("172.24.4.0/24")
+    assert out["first_address"] == out["private_ip"]
+    assert out["networks"]["private"] == [out["private_ip"]]
+    assert out["flavor"] == "m1.small"
+    server = sim_db.sim_object_get(out["server_id"])
+    assert server["status"] == "ACTIVE" and server["name"] == "vm"
+    volume = sim_db.sim_object_get_all("cinder.volume", project_id="p1")[0]
+    assert volume["status"] == "in-use"
+    assert volume["attachments"][0]["server_id"] == server["id"]
+    fip = sim_db.sim_object_get_all("neutron.floatingip", project_id="p1")[0]
+    assert fip["fixed_ip_address"] == out["private_ip"] and fip["status"] == "ACTIVE"
+
+    heat.client.delete_stack(heat.ctx, ident)
+    _wait(heat, ident, {"DELETE_COMPLETE"})
+    assert _kinds() == []
+
+
+def test_resize_in_place_and_image_rebuild_or_replace(heat):
+    ident = heat.client.create_stack(heat.ctx, "vm", _server_template(), {}, {}, {})
+    server_id = _outputs(_wait(heat, ident, DONE))["server_id"]
+
+    heat.client.update_stack(
+        heat.ctx, ident, _server_template(), {"parameters": {"flavor": "m1.large"}}, {}, {}
+    )
+    stack = _wait(heat, ident, {"UPDATE_COMPLETE", "UPDATE_FAILED"})
+    assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
+    out = _outputs(stack)
+    assert out["server_id"] == server_id and out["flavor"] == "m1.large"
+
+    # image: rebuilt in place by default (image_update_policy REBUILD) ...
+    tmpl = _server_template(image="cirros-0.6.2")
+    heat.client.update_stack(heat.ctx, ident, tmpl, {"parameters": {"flavor": "m1.large"}}, {}, {})
+    stack = _wait(heat, ident, {"UPDATE_COMPLETE", "UPDATE_FAILED"})
+    assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
+    assert _outputs(stack)["server_id"] == server_id
+
+    # ... replaced with image_update_policy REPLACE
+    tmpl = _server_template(image="fedora-coreos-40")
+    tmpl["resources"]["server"]["properties"]["image_update_policy"] = "REPLACE"
+    heat.client.update_stack(heat.ctx, ident, tmpl, {"parameters": {"flavor": "m1.large"}}, {}, {})
+    stack = _wait(heat, ident, {"UPDATE_COMPLETE", "UPDATE_FAILED"})
+    assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
+    new_id = _outputs(stack)["server_id"]
+    assert new_id != server_id
+    assert sim_db.sim_object_get(server_id) is None
+    assert [s["id"] for s in sim_db.sim_object_get_all("nova.server")] == [new_id]
+
+
+def test_forced_failure_gives_create_failed_with_reason(heat):
+    CONF.set_override("fail_objects", ["nova.server:vm"], group="simulated_cloud")
+    ident = heat.client.create_stack(heat.ctx, "vm", _server_template(), {}, {}, {})
+    stack = _wait(heat, ident, DONE)
+    assert stack["stack_status"] == "FAILED"
+    assert stack["stack_status_reason"] == (
+        "Resource CREATE failed: ResourceInError: resources.server: Went to status ERROR due "
+        'to "Message: Simulated failure of nova.server vm (failure on purpose)., Code: 500"'
+    )
+
+
+def test_unknown_flavor_parameter_is_rejected(heat):
+    with pytest.raises(exception.StackValidationFailed) as err:
+        heat.client.create_stack(
+            heat.ctx, "vm", _server_template(), {"parameters": {"flavor": "m1.huge"}}, {}, {}
+        )
+    assert str(err.value) == (
+        "Parameter 'flavor' is invalid: Error validating value 'm1.huge': "
+        "The Flavor ID (m1.huge) could not be found."
+    )
+    assert sim_db.sim_object_get_all("nova.server") == []
