@@ -143,3 +143,23 @@ def software_deployment_delete(deployment_id, tenant=None):
     with db_api.transaction() as conn:
         _deployment_get(conn, deployment_id, tenant)
         conn.execute(T_DEPLOY.delete().where(T_DEPLOY.c.id == deployment_id))
+
+
+# the server a deployment is for ------------------------------------------------------------
+
+
+def server_resource_get(server_id):
+    """The live resource row whose physical id is ``server_id`` (its metadata lists the
+    server's deployments), or None."""
+    t_rsrc = db_api.T_RSRC
+    with db_api.autocommit() as conn:
+        return conn.execute(
+            sa.select(t_rsrc)
+            .where(
+                t_rsrc.c.nova_instance == server_id,
+                t_rsrc.c.replaced_by.is_(None),
+                t_rsrc.c.action != "DELETE",
+            )
+            .order_by(t_rsrc.c.id.desc())
+            .limit(1)
+        ).first()

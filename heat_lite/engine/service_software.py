@@ -15,11 +15,13 @@ A config or deployment of another project is NotFound (404) unless the caller is
 """
 
 import datetime
+import logging
 import time
 
 import oslo_messaging
 
 from heat_lite.common import exception
+from heat_lite.db import api as db_api
 from heat_lite.db import software as db_software
 from heat_lite.engine import api
 from heat_lite.engine import software_config_io as swc_io
@@ -35,6 +37,9 @@ DEPLOY_STDOUT, DEPLOY_STDERR, DEPLOY_STATUS_CODE = (
 )
 DEPLOYMENT_OUTPUTS = (DEPLOY_STDOUT, DEPLOY_STDERR, DEPLOY_STATUS_CODE)
 CHECK_POLL = 0.2
+PUSH_ATTEMPTS = 5
+
+LOG = logging.getLogger(__name__)
 
 
 def _tenant(cnxt):
@@ -104,6 +109,27 @@ def metadata_software_deployments(cnxt, server_id):
     ]
 
 
+def push_metadata(cnxt, server_id):
+    """Put the server's deployments (its configs, as metadata_software_deployments) into
+    the metadata of the server's resource, if it has one, where an agent polls for them.
+
+    A compare-and-swap on the unlocked row, retried a few times; a server resource busy
+    with an action of its own keeps its metadata (Heat retries the same conflict).
+    """
+    for _attempt in range(PUSH_ATTEMPTS):
+        row = db_software.server_resource_get(server_id)
+        if row is None:
+            return
+        metadata = dict(row.rsrc_metadata or {})
+        metadata["deployments"] = metadata_software_deployments(cnxt, server_id)
+        if row.engine_id is None and db_api.resource_update(
+            row.id, {"rsrc_metadata": metadata}, row.atomic_key
+        ):
+            return
+        time.sleep(CHECK_POLL)
+    LOG.info("Server %s is busy; its deployments metadata was not updated", server_id)
+
+
 def show_software_deployment(cnxt, deployment_id):
     row = db_software.software_deployment_get(deployment_id, _tenant(cnxt))
     return api.format_software_deployment(row)
@@ -153,6 +179,7 @@ def create_software_deployment(
         },
         tenant=_tenant(cnxt),
     )
+    push_metadata(cnxt, server_id)
     return api.format_software_deployment(row)
 
 
@@ -182,6 +209,9 @@ def update_software_deployment(
     }
     values["updated_at"] = _parse_time(updated_at)
     row = db_software.software_deployment_update(deployment_id, values, _tenant(cnxt))
+    if config_id:
+        # the metadata is a list of configs: only a new config changes it
+        push_metadata(cnxt, row.server_id)
     return api.format_software_deployment(row)
 
 
@@ -244,7 +274,9 @@ def signal_software_deployment(cnxt, deployment_id, details, updated_at=None):
 
 
 def delete_software_deployment(cnxt, deployment_id):
+    row = db_software.software_deployment_get(deployment_id, _tenant(cnxt))
     db_software.software_deployment_delete(deployment_id, _tenant(cnxt))
+    push_metadata(cnxt, row.server_id)
 
 
 class SoftwareMethods:

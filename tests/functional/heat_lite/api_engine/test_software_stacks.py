@@ -317,3 +317,38 @@ def test_update_redeploys_and_replace_on_change_replaces(api):
     listed = api.get(P + "/software_deployments?server_id=server-u").json["software_deployments"]
     assert [d["id"] for d in listed] == [second]
     assert listed[0]["action"] == "CREATE"
+
+
+def test_the_servers_metadata_lists_its_deployments(api):
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "server": {"type": "OS::Heat::TestResource"},
+            "cfg": {"type": "OS::Heat::SoftwareConfig", "properties": {"config": "x"}},
+            "dep": {
+                "type": "OS::Heat::SoftwareDeployment",
+                "properties": {
+                    "config": {"get_resource": "cfg"},
+                    "server": {"get_resource": "server"},
+                    "name": "10-first",
+                },
+            },
+        },
+    }
+    url = create_stack(api, {"stack_name": "sw-meta", "template": template})
+    server_id = _resource(api, url, "server")["physical_resource_id"]
+    metadata = api.get(url + "/resources/server/metadata").json["metadata"]
+    assert metadata == {
+        "deployments": api.get(P + "/software_deployments/metadata/" + server_id).json["metadata"]
+    }
+    assert [d["name"] for d in metadata["deployments"]] == ["10-first"]
+    # a deployment made through the API joins it; deleting it leaves it again
+    config = api.post_json(P + "/software_configs", {"name": "00-api"}).json["software_config"]
+    sd = api.post_json(
+        P + "/software_deployments", {"config_id": config["id"], "server_id": server_id}
+    ).json["software_deployment"]
+    metadata = api.get(url + "/resources/server/metadata").json["metadata"]
+    assert [d["name"] for d in metadata["deployments"]] == ["00-api", "10-first"]
+    api.delete(P + "/software_deployments/" + sd["id"])
+    metadata = api.get(url + "/resources/server/metadata").json["metadata"]
+    assert [d["name"] for d in metadata["deployments"]] == ["10-first"]
