@@ -42,6 +42,30 @@ PUSH_ATTEMPTS = 5
 LOG = logging.getLogger(__name__)
 
 
+# the lengths of the text columns (db/models.py), checked before they reach the database
+_TEXT_LIMITS = {
+    "name": 255,
+    "group": 255,
+    "server_id": 36,
+    "action": 255,
+    "status": 255,
+    "stack_user_project_id": 64,
+}
+
+
+def _check_text(**fields):
+    """Invalid (400) for a value given that is not text, or too long for its column."""
+    for key, value in fields.items():
+        if value is None:
+            continue
+        if not isinstance(value, str):
+            raise exception.Invalid(reason='"%s" must be a string' % key)
+        if len(value) > _TEXT_LIMITS[key]:
+            raise exception.Invalid(
+                reason='"%s" should be no more than %d characters' % (key, _TEXT_LIMITS[key])
+            )
+
+
 def _tenant(cnxt):
     """The project whose rows the caller sees; None for an admin (every project)."""
     return None if cnxt.is_admin else cnxt.project_id
@@ -67,6 +91,7 @@ def create_software_config(cnxt, group, name, config, inputs, outputs, options):
     :raises: TypeError when inputs/outputs are not lists of maps; ValueError for a bad
              member (no name, unknown type)
     """
+    _check_text(name=name, group=group)
     swc_io.check_io_schema_list(inputs)
     swc_io.check_io_schema_list(outputs)
     row = db_software.software_config_create(
@@ -157,14 +182,17 @@ def create_software_deployment(
     deployment_id=None,
 ):
     """:raises: NotFound for an unknown config (checked first, as Heat); Invalid without
-    a server_id or with a stack_user_project_id longer than 64 characters"""
-    if stack_user_project_id is not None and len(stack_user_project_id) > 64:
-        raise exception.Invalid(
-            reason='"stack_user_project_id" should be no more than 64 characters'
-        )
+    a server_id, or for a text field that is not text or too long for its column"""
+    config_id = None if config_id is None else str(config_id)
+    db_software.software_config_get(config_id, _tenant(cnxt))
     if not server_id:
-        db_software.software_config_get(config_id, _tenant(cnxt))
         raise exception.Invalid(reason="server_id must be specified")
+    _check_text(
+        server_id=server_id,
+        action=action,
+        status=status,
+        stack_user_project_id=stack_user_project_id,
+    )
     row = db_software.software_deployment_create(
         {
             "id": deployment_id,
@@ -195,6 +223,9 @@ def update_software_deployment(
     updated_at=None,
 ):
     """Change the given (truthy) fields; ``updated_at`` (ISO text) defaults to now."""
+    _check_text(action=action or None, status=status or None)
+    if config_id:
+        config_id = str(config_id)
     values = {
         key: value
         for key, value in (

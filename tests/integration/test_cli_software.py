@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+import requests
 import yaml
 
 pytestmark = pytest.mark.integration
@@ -141,3 +142,34 @@ def test_software_deployment_create_list_show_metadata_delete(heat):
     assert deployment["config_id"] not in configs and config["id"] in configs
     err = openstack_fails(heat, "software", "deployment", "show", deployment["id"])
     assert "Software Deployment not found: %s" % deployment["id"] in err
+
+
+@pytest.mark.parametrize(
+    "path,body,status",
+    [
+        ("/software_configs", {"name": {"a": 1}}, 400),
+        ("/software_configs", {"name": "n" * 300}, 400),
+        ("/software_configs", {"inputs": "x"}, 400),
+        ("/software_deployments", {"server_id": "s"}, 404),
+        ("/software_deployments", {"config_id": 42, "server_id": "s"}, 404),
+        ("/software_deployments", {"config_id": "x" * 40, "server_id": "s"}, 404),
+    ],
+)
+def test_bad_input_on_postgresql_is_4xx(heat, path, body, status):
+    resp = requests.post(heat.endpoint + path, json=body, timeout=30)
+    assert resp.status_code == status, resp.text
+    assert resp.json()["error"]["type"]
+
+
+def test_deployment_fields_too_long_for_postgresql_are_400(heat):
+    config = requests.post(
+        heat.endpoint + "/software_configs", json={"name": "c"}, timeout=30
+    ).json()["software_config"]
+    for body in ({"server_id": "s" * 37}, {"server_id": "s", "status": "x" * 256}):
+        resp = requests.post(
+            heat.endpoint + "/software_deployments",
+            json=dict(body, config_id=config["id"]),
+            timeout=30,
+        )
+        assert resp.status_code == 400, resp.text
+        assert resp.json()["error"]["type"] == "Invalid"

@@ -247,3 +247,34 @@ def test_readers_cannot_write(api):
     resp = api.post_json(SC, {"name": "r"}, headers=reader, status=403)
     assert _error(resp) == ("Forbidden", "You are not authorized to use software_configs:create.")
     assert api.get(SC, headers=reader).status_int == 200
+
+
+@pytest.mark.parametrize(
+    "body,message",
+    [
+        ({"server_id": {"a": 1}}, '"server_id" must be a string'),
+        ({"server_id": "s" * 37}, '"server_id" should be no more than 36 characters'),
+        ({"server_id": "s", "action": ["CREATE"]}, '"action" must be a string'),
+        ({"server_id": "s", "status": 1}, '"status" must be a string'),
+        (
+            {"server_id": "s", "stack_user_project_id": "p" * 65},
+            '"stack_user_project_id" should be no more than 64 characters',
+        ),
+    ],
+)
+def test_deployment_fields_of_the_wrong_type_are_400(api, body, message):
+    config = _config(api)
+    resp = api.post_json(SD, dict(body, config_id=config["id"]), headers=P1, status=400)
+    assert _error(resp) == ("Invalid", "Data supplied was not valid: " + message)
+
+
+def test_wrong_types_elsewhere_are_4xx(api):
+    resp = api.post_json(SC, {"name": {"x": 1}}, headers=P1, status=400)
+    assert _error(resp) == ("Invalid", 'Data supplied was not valid: "name" must be a string')
+    resp = api.post_json(SD, {"config_id": 42, "server_id": "s"}, headers=P1, status=404)
+    assert _error(resp) == ("NotFound", "Software config with id 42 not found")
+    config = _config(api)
+    sd = api.post_json(SD, {"config_id": config["id"], "server_id": "s"}, headers=P1).json
+    url = SD + "/" + sd["software_deployment"]["id"]
+    resp = api.put_json(url, {"status": {"a": 1}}, headers=P1, status=400)
+    assert _error(resp) == ("Invalid", 'Data supplied was not valid: "status" must be a string')
