@@ -1,0 +1,159 @@
+"""A Magnum-k8s-style template tree converging on the simulated cloud, over real processes
+(api, engine, two workers; PostgreSQL, RabbitMQ), driven as Magnum's Heat driver drives
+Heat: python-heatclient's template_utils turns the tree and the selected environment
+files into ``files`` and ``environment_files``; scaling is a PATCH update of
+``number_of_minions``; delete leaves no simulated object behind.
+"""
+
+import ipaddress
+import pathlib
+
+import pytest
+import sqlalchemy as sa
+from heatclient import exc as heat_exc
+from heatclient.common import template_utils
+
+from tests.fixtures import services
+from tests.integration import helpers
+
+pytestmark = pytest.mark.integration
+
+TREE = pathlib.Path(__file__).parent / "templates" / "magnum_k8s"
+# get_env_files' choice for: private network, etcd volume, docker volume, Octavia master
+# LB, floating IPs (spec/magnum-templates.md §6)
+ENV_FILES = [
+    "with_private_network",
+    "with_etcd_volume",
+    "with_volume",
+    "with_master_lb_octavia",
+    "enable_floating_ip",
+    "enable_lb_floating_ip",
+]
+PARAMETERS = {
+    "is_cluster_stack": True,
+    "external_network": "public",
+    "fixed_network_name": "k8s-private",
+    "master_image": "fedora-coreos-40",
+    "minion_image": "fedora-coreos-40",
+    "master_flavor": "m1.medium",
+    "minion_flavor": "m1.small",
+    "boot_volume_size": 0,
+    "docker_volume_size": 10,
+    "etcd_volume_size": 5,
+    "nodes_affinity_policy": "soft-anti-affinity",
+    "pods_network_cidr": "10.100.0.0/16",
+    "number_of_masters": 1,
+    "number_of_minions": 1,
+}
+PRIVATE = ipaddress.ip_network("10.0.0.0/24")
+PUBLIC = ipaddress.ip_network("172.24.4.0/24")
+
+
+@pytest.fixture(scope="module")
+def heat(backends, tmp_path_factory):
+    """heat-lite processes whose simulated servers, volumes and LBs take a while to build."""
+    db_url, transport_url = backends
+    procs = services.HeatProcesses(
+        tmp_path_factory.mktemp("heat"), db_url, transport_url, workers=2
+    )
+    procs.conf.write_text(procs.conf.read_text() + "\n[simulated_cloud]\nbuild_time = 0.1\n")
+    procs.start()
+    try:
+        yield procs
+    finally:
+        procs.stop()
+
+
+@pytest.fixture(scope="module")
+def sim_objects(backends):
+    """kind -> count of the simulated objects of every project (not the seeded ones)."""
+    engine = sa.create_engine(backends[0])
+
+    def count():
+        with engine.connect() as conn:
+            rows = conn.execute(
+                sa.text(
+                    "SELECT kind, count(*) FROM sim_object WHERE project_id IS NOT NULL "
+                    "GROUP BY kind"
+                )
+            ).all()
+        return dict(rows)
+
+    yield count
+    engine.dispose()
+
+
+def _fields(**parameters):
+    files, template = template_utils.get_template_contents(str(TREE / "kubecluster.yaml"))
+    env_files, env = template_utils.process_multiple_environments_and_files(
+        env_paths=[str(TREE / "environments" / (name + ".yaml")) for name in ENV_FILES]
+    )
+    return {
+        "template": template,
+        "files": dict(files, **env_files),
+        "environment": env,
+        "parameters": dict(PARAMETERS, **parameters),
+    }
+
+
+def _outputs(stack):
+    return {o["output_key"]: o["output_value"] for o in stack.outputs}
+
+
+def _in(network, addresses):
+    return all(ipaddress.ip_address(a) in network for a in addresses)
+
+
+def test_cluster_converges_scales_and_deletes(hc, sim_objects):
+    created = hc.stacks.create(stack_name="k8s-cluster", timeout_mins=60, **_fields())
+    stack_id = created["stack"]["id"]
+    stack = helpers.wait_for_status(hc, stack_id, {"CREATE_COMPLETE", "CREATE_FAILED"})
+    assert stack.stack_status == "CREATE_COMPLETE", stack.stack_status_reason
+    out = _outputs(stack)
+    assert _in(PUBLIC, [out["api_address"]])
+    assert len(out["kube_masters_private"]) == 1 and _in(PRIVATE, out["kube_masters_private"])
+    assert len(out["kube_masters"]) == 1 and _in(PUBLIC, out["kube_masters"])
+    assert len(out["kube_minions_private"]) == 1 and _in(PRIVATE, out["kube_minions_private"])
+    assert out["api_address"] not in out["kube_masters"]  # the LB's floating IP
+    objects = sim_objects()
+    assert objects["nova.server"] == 2
+    assert objects["cinder.volume"] == 3  # etcd + docker (master), docker (minion)
+    assert objects["octavia.loadbalancer"] == 1 and objects["octavia.member"] == 1
+    assert objects["neutron.floatingip"] == 3  # LB, master, minion
+
+    # a member's reference is its server (the OS::stack_id output): kube_cluster_deploy
+    # was given ``get_attr: [kube_masters, resource.0]`` as its server
+    group = hc.resources.get(stack_id, "kube_masters")
+    master0 = hc.resources.get(group.physical_resource_id, "0")
+    server = hc.resources.get(master0.physical_resource_id, "kube-master")
+    deploy = hc.resources.get(stack_id, "kube_cluster_deploy")
+    assert hc.software_deployments.get(deploy.physical_resource_id).server_id == (
+        server.physical_resource_id
+    )
+    assert server.attributes["networks"]["k8s-private"] == out["kube_masters_private"]
+    assert server.attributes["name"] == "k8s-cluster-master-0"
+
+    # scale as Magnum does: PATCH with the one parameter
+    hc.stacks.update(stack_id, existing=True, parameters={"number_of_minions": 3})
+    stack = helpers.wait_for_status(hc, stack_id, {"UPDATE_COMPLETE", "UPDATE_FAILED"})
+    assert stack.stack_status == "UPDATE_COMPLETE", stack.stack_status_reason
+    scaled = _outputs(stack)
+    assert len(scaled["kube_minions_private"]) == 3 and _in(PRIVATE, scaled["kube_minions_private"])
+    assert len(set(scaled["kube_minions"])) == 3 and _in(PUBLIC, scaled["kube_minions"])
+    assert scaled["kube_minions_private"][0] == out["kube_minions_private"][0]
+    assert scaled["api_address"] == out["api_address"]
+    assert sim_objects()["nova.server"] == 4
+
+    hc.stacks.delete(stack_id)
+    helpers.wait_for_status(hc, stack_id, {"DELETE_COMPLETE", "DELETE_FAILED"})
+    assert sim_objects() == {}
+
+
+def test_unknown_flavor_is_rejected_with_heat_400(hc, sim_objects):
+    with pytest.raises(heat_exc.HTTPBadRequest) as err:
+        hc.stacks.create(stack_name="k8s-bad", **_fields(master_flavor="m1.huge"))
+    assert (
+        "Parameter 'master_flavor' is invalid: Error validating value 'm1.huge': "
+        "The Flavor ID (m1.huge) could not be found." in str(err.value)
+    )
+    assert sim_objects() == {}
