@@ -352,3 +352,16 @@ def test_the_servers_metadata_lists_its_deployments(api):
     api.delete(P + "/software_deployments/" + sd["id"])
     metadata = api.get(url + "/resources/server/metadata").json["metadata"]
     assert [d["name"] for d in metadata["deployments"]] == ["10-first"]
+
+
+def test_deleting_the_stack_cancels_a_waiting_deployment(api, no_auto_signal):
+    url = api.post_json(P + "/stacks", {"stack_name": "sw-cancel", "template": TEMPLATE}).location
+    deadline = time.monotonic() + 30
+    while not _resource(api, url, "dep")["physical_resource_id"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    deployment_id = _resource(api, url, "dep")["physical_resource_id"]
+    api.delete(url)
+    stack = _wait(api, url, ("DELETE_COMPLETE", "DELETE_FAILED"), timeout=20)
+    assert stack["stack_status"] == "DELETE_COMPLETE", stack["stack_status_reason"]
+    api.get(P + "/software_deployments/" + deployment_id, status=404)

@@ -272,9 +272,23 @@ class SoftwareDeployment(resource.Resource):
         if sd["status"] == rpc_api.IN_PROGRESS and CONF.simulated_cloud.signal_deployments:
             service_software.signal_software_deployment(ctx, token, dict(SIMULATED_SIGNAL))
             sd = service_software.show_software_deployment(ctx, token)
+        if sd["status"] == rpc_api.IN_PROGRESS and self._stack_being_deleted():
+            # Heat's handle_*_cancel: stop waiting for an agent that will not answer now
+            sd = service_software.update_software_deployment(
+                ctx, token, status=rpc_api.FAILED, status_reason="Deployment cancelled."
+            )
         if sd["status"] == rpc_api.FAILED:
             raise exception.Error("Deployment to server failed: %s" % sd["status_reason"])
         return sd["status"] == rpc_api.COMPLETE
+
+    def _stack_being_deleted(self):
+        """A stack delete superseded the traversal this deployment waits in."""
+        row = db_api.stack_get(self.stack.id, show_deleted=True)
+        return (
+            row is not None
+            and row.action == rpc_api.DELETE
+            and row.current_traversal != self.stack.current_traversal
+        )
 
     def handle_create(self):
         return self._handle_action(rpc_api.CREATE)
