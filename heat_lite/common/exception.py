@@ -126,6 +126,10 @@ class ResourceNotFound(EntityNotFound):
     msg_fmt = "The Resource (%(resource_name)s) could not be found in Stack %(stack_name)s."
 
 
+class SnapshotNotFound(EntityNotFound):
+    msg_fmt = "The Snapshot (%(snapshot)s) for Stack (%(stack)s) could not be found."
+
+
 class ResourceTypeNotFound(StackValidationFailed):
     def __init__(self, type_name=None, **kwargs):
         self.type_name = type_name

@@ -37,6 +37,12 @@ default_opts = [
         help="Rough number of events kept per stack; older ones are purged. 0 disables.",
     ),
     cfg.IntOpt(
+        "max_snapshots_per_stack",
+        default=32,
+        help="Maximum number of snapshots per stack (admins are not limited); negative is "
+        "unlimited.",
+    ),
+    cfg.IntOpt(
         "event_purge_batch_size", default=200, min=1, help="Events deleted per purge batch."
     ),
     cfg.IntOpt(

@@ -277,6 +277,7 @@ _ACTIONS_ON_EXISTING = {
     rpc_api.SUSPEND: (False, "suspend_convergence"),
     rpc_api.RESUME: (True, "resume_convergence"),
     rpc_api.CHECK: (True, "check_convergence"),
+    rpc_api.SNAPSHOT: (True, "snapshot_convergence"),
 }
 CHECK_NOT_SUPPORTED = "%s not supported for " % rpc_api.CHECK
 

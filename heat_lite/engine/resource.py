@@ -20,6 +20,7 @@ from heat_lite.rpc import api as rpc_api
 
 INIT, CREATE, DELETE, UPDATE = rpc_api.INIT, rpc_api.CREATE, rpc_api.DELETE, rpc_api.UPDATE
 SUSPEND, RESUME, CHECK = rpc_api.SUSPEND, rpc_api.RESUME, rpc_api.CHECK
+SNAPSHOT = rpc_api.SNAPSHOT
 ADOPT = rpc_api.ADOPT
 IN_PROGRESS, FAILED, COMPLETE = rpc_api.IN_PROGRESS, rpc_api.FAILED, rpc_api.COMPLETE
 
@@ -261,6 +262,28 @@ class Resource:
             timeout,
             lambda: (handle_check, getattr(self, "check_check_complete", lambda token: True)),
         )
+
+    def snapshot_convergence(self, engine_id, timeout):
+        """SNAPSHOT_IN_PROGRESS -> handle_snapshot/check_snapshot_complete -> SNAPSHOT_COMPLETE.
+
+        The snapshot's data (this resource's resource_data among it) is stored when the
+        stack's SNAPSHOT traversal completes (engine/snapshots.py). A resource never
+        created (INIT) has nothing to snapshot and keeps its state.
+        """
+        if self.action == INIT:
+            return
+        self._run_action(
+            SNAPSHOT,
+            engine_id,
+            timeout,
+            lambda: (self.handle_snapshot, self.check_snapshot_complete),
+        )
+
+    def handle_snapshot(self):
+        return None
+
+    def check_snapshot_complete(self, token):
+        return True
 
     def set_state_locked(self, action, status, reason, engine_id):
         """Take the lock, write the state (with its event), release the lock."""

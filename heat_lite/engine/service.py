@@ -24,6 +24,7 @@ from heat_lite.engine import (
     environment,
     service_actions,
     service_info,
+    service_snapshots,
     service_software,
     templates,
 )
@@ -40,11 +41,14 @@ UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
 
 
 class EngineService(
-    service_info.InfoMethods, service_actions.ActionMethods, service_software.SoftwareMethods
+    service_info.InfoMethods,
+    service_actions.ActionMethods,
+    service_software.SoftwareMethods,
+    service_snapshots.SnapshotMethods,
 ):
     """Stacks, resources and events here; read-only info methods in service_info, stack
     actions (suspend, resume, check, cancel) in service_actions, software configs and
-    deployments in service_software."""
+    deployments in service_software, snapshots and restore in service_snapshots."""
 
     RPC_API_VERSION = rpc_api.ENGINE_RPC_VERSION
     target = oslo_messaging.Target(version=RPC_API_VERSION)

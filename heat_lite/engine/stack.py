@@ -15,17 +15,19 @@ import uuid
 
 from heat_lite.common import exception, identifier
 from heat_lite.db import api as db_api
+from heat_lite.db import snapshots as db_snapshots
 from heat_lite.engine import environment, event, sync_point, templates, threads
 from heat_lite.engine.dependencies import Dependencies
 from heat_lite.rpc import api as rpc_api
 
-CREATE, DELETE, UPDATE, ROLLBACK, ADOPT, RESTORE = (
+CREATE, DELETE, UPDATE, ROLLBACK, ADOPT, RESTORE, SNAPSHOT = (
     rpc_api.CREATE,
     rpc_api.DELETE,
     rpc_api.UPDATE,
     rpc_api.ROLLBACK,
     rpc_api.ADOPT,
     rpc_api.RESTORE,
+    rpc_api.SNAPSHOT,
 )
 IN_PROGRESS, FAILED, COMPLETE = rpc_api.IN_PROGRESS, rpc_api.FAILED, rpc_api.COMPLETE
 
@@ -301,14 +303,23 @@ class Stack:
         self._settings_changed = True
 
     def converge_stack(
-        self, template, action=UPDATE, new_traversal_id=None, abandon=False, adopt_stack_data=None
+        self,
+        template,
+        action=UPDATE,
+        new_traversal_id=None,
+        abandon=False,
+        adopt_stack_data=None,
+        pre_converge=None,
     ):
         """Start a traversal towards ``template`` (spec §4.3); the graph is built in a thread.
 
         ``abandon`` (DELETE only): resources are retained, not physically deleted.
         ``adopt_stack_data`` (ADOPT only): the abandon data whose resources are taken over.
+        ``pre_converge``: called once the resource rows and the graph are stored, before
+        any node starts (RESTORE hands saved resource data to the rows it will create).
         """
         self._abandon, self._adopt_stack_data = abandon, adopt_stack_data
+        self._pre_converge = pre_converge
         values = {}
         if action not in (rpc_api.CHECK, rpc_api.SUSPEND, rpc_api.RESUME, rpc_api.SNAPSHOT):
             if action not in (CREATE, ADOPT):
@@ -351,6 +362,8 @@ class Stack:
             self.id, {"current_deps": self.current_deps}, exp_trvsl=self.current_traversal
         ):
             return
+        if getattr(self, "_pre_converge", None) is not None:
+            self._pre_converge()
         sync_point.create_all(self.id, self.current_traversal, deps.nodes())
         leaves = deps.leaves()
         if not leaves:
@@ -449,6 +462,7 @@ class Stack:
     def mark_complete(self, suffix=""):
         reason = "Stack %s completed successfully%s" % (self.action, suffix)
         if self.state_set(self.action, COMPLETE, reason):
+            self._snapshot_finished(COMPLETE, reason)
             self.purge_db()
 
     def mark_failed(self, reason):
@@ -457,8 +471,16 @@ class Stack:
         if not self.disable_rollback and self.action in (CREATE, ADOPT, UPDATE, RESTORE):
             self.rollback()
         else:
+            self._snapshot_finished(FAILED, reason)
             self.purge_db()
         return True
+
+    def _snapshot_finished(self, status, reason):
+        """A SNAPSHOT traversal ends by storing its snapshot's data (engine/snapshots.py)."""
+        if self.action == SNAPSHOT:
+            from heat_lite.engine import snapshots  # on use: it reaches the RPC mixins
+
+            snapshots.update_snapshot(self, status, reason)
 
     def rollback(self):
         if self.prev_raw_template_id is not None:
@@ -487,4 +509,5 @@ class Stack:
             if self.user_creds_id is not None and self.owner_id is None:
                 db_api.stack_update(self.id, {"user_creds_id": None})
                 db_api.user_creds_delete(self.user_creds_id)
+            db_snapshots.snapshot_delete_all_by_stack(self.id)
             db_api.stack_soft_delete(self.id)

@@ -77,3 +77,14 @@ STACK_KEYS = (
     "stack_user_project_id",
     "tags",
 )
+
+# snapshot keys (format_snapshot, spec §5.8)
+SNAPSHOT_KEYS = (
+    SNAPSHOT_ID,
+    SNAPSHOT_NAME,
+    SNAPSHOT_ACTION,
+    SNAPSHOT_STATUS,
+    SNAPSHOT_STATUS_REASON,
+    SNAPSHOT_DATA,
+    SNAPSHOT_CREATION_TIME,
+) = ("id", "name", "action", "status", "status_reason", "data", "creation_time")

@@ -207,6 +207,29 @@ class EngineClient:
     def export_stack(self, ctxt, stack_identity):
         return self._call(ctxt, "export_stack", version="1.22", stack_identity=stack_identity)
 
+    # snapshots
+
+    def stack_snapshot(self, ctxt, stack_identity, name):
+        return self._call(ctxt, "stack_snapshot", stack_identity=stack_identity, name=name)
+
+    def show_snapshot(self, ctxt, stack_identity, snapshot_id):
+        return self._call(
+            ctxt, "show_snapshot", stack_identity=stack_identity, snapshot_id=snapshot_id
+        )
+
+    def delete_snapshot(self, ctxt, stack_identity, snapshot_id):
+        return self._call(
+            ctxt, "delete_snapshot", stack_identity=stack_identity, snapshot_id=snapshot_id
+        )
+
+    def stack_list_snapshots(self, ctxt, stack_identity):
+        return self._call(ctxt, "stack_list_snapshots", stack_identity=stack_identity)
+
+    def stack_restore(self, ctxt, stack_identity, snapshot_id):
+        return self._call(
+            ctxt, "stack_restore", stack_identity=stack_identity, snapshot_id=snapshot_id
+        )
+
     def list_stack_resources(
         self, ctxt, stack_identity, nested_depth=0, with_detail=False, filters=None
     ):

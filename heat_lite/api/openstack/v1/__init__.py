@@ -28,6 +28,7 @@ from heat_lite.api.openstack.v1 import (
     events,
     resources,
     services,
+    snapshots,
     software_configs,
     software_deployments,
     stacks,
@@ -73,6 +74,12 @@ ROUTES = (
     (GET, S + "/files", "stacks", "files"),
     (GET, S + "/outputs", "stacks", "list_outputs"),
     (GET, S + "/outputs/{output_key}", "stacks", "show_output"),
+    # snapshots (not reached by name: clients resolve the stack first, as Heat wants)
+    (GET, S + "/snapshots", "snapshots", "list_snapshots"),
+    (POST, S + "/snapshots", "snapshots", "snapshot"),
+    (GET, S + "/snapshots/{snapshot_id}", "snapshots", "show_snapshot"),
+    (DELETE, S + "/snapshots/{snapshot_id}", "snapshots", "delete_snapshot"),
+    (POST, S + "/snapshots/{snapshot_id}/restore", "snapshots", "restore_snapshot"),
     # actions
     (POST, S + "/actions", "actions", "action"),
     # resources
@@ -157,6 +164,7 @@ class API:
             "events": events.EventController(engine_client),
             "build_info": build_info.BuildInfoController(engine_client),
             "services": services.ServiceController(engine_client),
+            "snapshots": snapshots.SnapshotController(engine_client),
             "software_configs": software_configs.SoftwareConfigController(engine_client),
             "software_deployments": software_deployments.SoftwareDeploymentController(
                 engine_client

@@ -66,6 +66,7 @@ BODIES = {
     ("stacks", "update_patch"): {},
     ("actions", "action"): {"check": None},
     ("resources", "mark_unhealthy"): {"mark_unhealthy": True, "resource_status_reason": "x"},
+    ("snapshots", "snapshot"): {"name": "x"},
 }
 VALUES = {"resource_name": "r", "output_key": "o", "event_id": "0" * 36}
 

@@ -110,7 +110,8 @@ class RandomString(resource.Resource):
         return "".join(chars)
 
     def handle_create(self):
-        self.data_set("value", self._generate(), redact=True)
+        # a stack restore hands back the value its snapshot saved (engine/snapshots.py)
+        self.data_set("value", self.data().get("value") or self._generate(), redact=True)
         self.resource_id_set(self.physical_resource_name())
 
     def get_reference_id(self):

@@ -1,0 +1,78 @@
+"""Stack snapshots in heat's database (spec/rpc-and-convergence.md §5.8).
+
+A sibling of db/api.py (which it builds on), as db/software.py is. Getters take the
+caller's ``tenant`` (None: an admin) and raise Heat's NotFound for a snapshot of another
+project, as heat/db/api.py ``_snapshot_get`` does; ``snapshot_get_by_stack`` also wants
+the snapshot to belong to the given stack.
+
+    snap = snapshot_create({'stack_id': sid, 'name': 's1', 'tenant': 'p1',
+                            'status': 'IN_PROGRESS', 'data': {...}})
+    snapshot_update(snap.id, {'status': 'COMPLETE', 'data': {...}})
+    snapshot_get_all('<stack id>')                # oldest first
+"""
+
+import uuid
+
+import sqlalchemy as sa
+
+from heat_lite.common import exception
+from heat_lite.db import api as db_api
+from heat_lite.db import models
+
+T_SNAPSHOT = models.Snapshot.__table__
+
+
+def _not_found(snapshot_id):
+    return exception.NotFound("Snapshot with id %s not found" % snapshot_id)
+
+
+def snapshot_create(values):
+    values = dict(values, id=values.get("id") or str(uuid.uuid4()), created_at=db_api.utcnow())
+    with db_api.transaction() as conn:
+        conn.execute(T_SNAPSHOT.insert().values(**values))
+    return snapshot_get(values["id"])
+
+
+def snapshot_get(snapshot_id, tenant=None):
+    """:raises: NotFound when there is none, or it is another project's."""
+    row = db_api._one(sa.select(T_SNAPSHOT).where(T_SNAPSHOT.c.id == snapshot_id))
+    if row is None or (tenant is not None and row.tenant != tenant):
+        raise _not_found(snapshot_id)
+    return row
+
+
+def snapshot_get_by_stack(snapshot_id, stack_id, stack_name, tenant=None):
+    """:raises: NotFound as snapshot_get; SnapshotNotFound when it is another stack's."""
+    row = snapshot_get(snapshot_id, tenant)
+    if row.stack_id != stack_id:
+        raise exception.SnapshotNotFound(snapshot=snapshot_id, stack=stack_name)
+    return row
+
+
+def snapshot_get_all(stack_id):
+    """The stack's snapshots, oldest first."""
+    return db_api._all(
+        sa.select(T_SNAPSHOT)
+        .where(T_SNAPSHOT.c.stack_id == stack_id)
+        .order_by(T_SNAPSHOT.c.created_at, T_SNAPSHOT.c.id)
+    )
+
+
+def snapshot_count_all_by_stack(stack_id):
+    stmt = sa.select(sa.func.count(T_SNAPSHOT.c.id)).where(T_SNAPSHOT.c.stack_id == stack_id)
+    return db_api._one(stmt)[0]
+
+
+def snapshot_update(snapshot_id, values):
+    """Returns whether the snapshot still existed."""
+    values = dict(values, updated_at=db_api.utcnow())
+    stmt = T_SNAPSHOT.update().where(T_SNAPSHOT.c.id == snapshot_id).values(**values)
+    return db_api._write(stmt) > 0
+
+
+def snapshot_delete(snapshot_id):
+    db_api._write(T_SNAPSHOT.delete().where(T_SNAPSHOT.c.id == snapshot_id))
+
+
+def snapshot_delete_all_by_stack(stack_id):
+    db_api._write(T_SNAPSHOT.delete().where(T_SNAPSHOT.c.stack_id == stack_id))
