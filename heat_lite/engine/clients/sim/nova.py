@@ -84,7 +84,7 @@ class NovaClientPlugin(base.SimService):
         except Exception:
             self.delete_server(server["id"])
             raise
-        return self.show_server(server["id"])
+        return server
 
     def show_server(self, server_id):
         server = self.show("server", server_id)
