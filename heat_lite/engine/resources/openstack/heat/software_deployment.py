@@ -273,10 +273,12 @@ class SoftwareDeployment(resource.Resource):
             service_software.signal_software_deployment(ctx, token, dict(SIMULATED_SIGNAL))
             sd = service_software.show_software_deployment(ctx, token)
         if sd["status"] == rpc_api.IN_PROGRESS and self._stack_being_deleted():
-            # Heat's handle_*_cancel: stop waiting for an agent that will not answer now
-            sd = service_software.update_software_deployment(
+            # Heat's handle_*_cancel: stop waiting for an agent that will not answer now.
+            # The action ends (not fails), so its node is handed over to the delete.
+            service_software.update_software_deployment(
                 ctx, token, status=rpc_api.FAILED, status_reason="Deployment cancelled."
             )
+            return True
         if sd["status"] == rpc_api.FAILED:
             raise exception.Error("Deployment to server failed: %s" % sd["status_reason"])
         return sd["status"] == rpc_api.COMPLETE
