@@ -1,0 +1,94 @@
+"""OS::Cinder::{Volume,VolumeAttachment} and the load-balancer plugins."""
+
+import pytest
+
+from heat_lite.common import exception
+from heat_lite.db import sim as sim_db
+from tests.unit.heat_lite.engine.resources.openstack.conftest import create, delete, make
+
+
+def test_volume_extend_shrink_and_attach(ctx, net):
+    volume = create(ctx, "OS::Cinder::Volume", {"size": 2, "name": "data"})
+    assert volume.get_attribute("status") == "available"
+    assert volume.get_attribute("display_name") == "data"
+    bigger = make(ctx, "OS::Cinder::Volume", {"size": 5, "name": "data"})
+    bigger.resource_id = volume.resource_id
+    bigger.handle_update(bigger.t, {"size": 5})
+    assert bigger.get_attribute("size") == "5"
+    smaller = make(ctx, "OS::Cinder::Volume", {"size": 1, "name": "data"})
+    smaller.resource_id = volume.resource_id
+    with pytest.raises(exception.NotSupported):
+        smaller.handle_update(smaller.t, {"size": 1})
+
+    server = create(
+        ctx,
+        "OS::Nova::Server",
+        {"image": "cirros-0.6.2", "flavor": "m1.tiny", "networks": [{"network": net["net"]}]},
+    )
+    attach = create(
+        ctx,
+        "OS::Cinder::VolumeAttachment",
+        {
+            "instance_uuid": server.resource_id,
+            "volume_id": volume.resource_id,
+            "mountpoint": "/dev/vdb",
+        },
+    )
+    assert volume.get_attribute("status") == "in-use"
+    assert volume.get_attribute("attachments_list")[0]["device"] == "/dev/vdb"
+    delete(attach)
+    assert volume.get_attribute("status") == "available"
+    delete(volume)
+    assert sim_db.sim_object_get_all("cinder.volume") == []
+
+
+def test_volume_needs_a_size_or_a_source(ctx):
+    with pytest.raises(ValueError, match='If neither "backup_id" nor "size" is provided'):
+        create(ctx, "OS::Cinder::Volume", {})
+
+
+@pytest.mark.parametrize("prefix", ["OS::Octavia::", "OS::Neutron::LBaaS::"])
+def test_load_balancer_chain(ctx, net, prefix):
+    lb = create(ctx, prefix + "LoadBalancer", {"vip_subnet": net["subnet"]})
+    assert lb.get_attribute("vip_address") == "10.0.0.2"
+    listener = create(
+        ctx,
+        prefix + "Listener",
+        {"loadbalancer": lb.resource_id, "protocol": "TCP", "protocol_port": 6443},
+    )
+    pool = create(
+        ctx,
+        prefix + "Pool",
+        {"listener": listener.resource_id, "protocol": "TCP", "lb_algorithm": "ROUND_ROBIN"},
+    )
+    assert listener.get_attribute("default_pool_id") == pool.resource_id
+    member = create(
+        ctx,
+        prefix + "PoolMember",
+        {"pool": pool.resource_id, "address": "10.0.0.9", "protocol_port": 6443},
+    )
+    monitor = create(
+        ctx,
+        prefix + "HealthMonitor",
+        {"pool": pool.resource_id, "type": "TCP", "delay": 5, "max_retries": 3, "timeout": 5},
+    )
+    assert pool.get_attribute("members") == [member.resource_id]
+    assert pool.get_attribute("healthmonitor_id") == monitor.resource_id
+    assert lb.get_attribute("listeners") == [{"id": listener.resource_id}]
+    for rsrc in (monitor, member, pool, listener, lb):
+        delete(rsrc)
+    assert sim_db.sim_object_get_all(project_id="p1", kind="octavia.loadbalancer") == []
+
+
+def test_lbaas_schemas_differ_from_octavia(ctx):
+    with pytest.raises(exception.StackValidationFailed, match="Property vip_subnet not assigned"):
+        make(ctx, "OS::Neutron::LBaaS::LoadBalancer", {}).properties.validate()
+    props = {"loadbalancer": "lb", "protocol": "TCP", "protocol_port": 1, "allowed_cidrs": []}
+    with pytest.raises(exception.StackValidationFailed, match="Unknown Property allowed_cidrs"):
+        make(ctx, "OS::Neutron::LBaaS::Listener", props).properties.validate(with_value=False)
+    with pytest.raises(exception.StackValidationFailed, match="SOURCE_IP_PORT"):
+        make(
+            ctx,
+            "OS::Neutron::LBaaS::Pool",
+            {"loadbalancer": "x", "protocol": "TCP", "lb_algorithm": "SOURCE_IP_PORT"},
+        ).properties.validate(with_value=True)
