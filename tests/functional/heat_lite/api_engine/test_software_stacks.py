@@ -208,6 +208,15 @@ def test_no_signal_structured_and_groups(api, no_auto_signal):
                     "signal_transport": "NO_SIGNAL",
                 },
             },
+            "sgroup": {
+                "type": "OS::Heat::StructuredDeploymentGroup",
+                "properties": {
+                    "config": {"get_resource": "cfg"},
+                    "servers": {"c": "server-c"},
+                    "input_values": {"motd": "group"},
+                    "signal_transport": "NO_SIGNAL",
+                },
+            },
             "later": {
                 "type": "OS::Heat::SoftwareDeployment",
                 "properties": {
@@ -231,6 +240,10 @@ def test_no_signal_structured_and_groups(api, no_auto_signal):
             "COMPLETE",
             "Not waiting for outputs signal",
         )
+    (member,) = api.get(P + "/software_deployments/metadata/server-c").json["metadata"]
+    assert member["config"] == {"motd": "group", "list": [None]}
+    group = _resource(api, url, "sgroup")
+    assert group["resource_type"] == "OS::Heat::StructuredDeploymentGroup"
     # "later" deploys on UPDATE only: no deployment was made on CREATE
     assert _resource(api, url, "later")["physical_resource_id"] == ""
 
