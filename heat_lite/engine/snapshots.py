@@ -25,8 +25,10 @@ from heat_lite.rpc import api as rpc_api
 
 LOG = logging.getLogger(__name__)
 
-# a snapshot row's own action; rows are deleted at once, so only CREATE is ever seen
-CREATE, DELETE = rpc_api.CREATE, rpc_api.DELETE
+# A snapshot's own action. Heat also has DELETE (IN_PROGRESS while a worker deletes the
+# resources' snapshot data); here no resource keeps data outside the row, the row is
+# deleted at once, and the table (migration 0002) has no action column: always CREATE.
+CREATE = rpc_api.CREATE
 
 
 def format_snapshot(row):
