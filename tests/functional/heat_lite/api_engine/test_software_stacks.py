@@ -217,6 +217,14 @@ def test_no_signal_structured_and_groups(api, no_auto_signal):
                     "signal_transport": "NO_SIGNAL",
                 },
             },
+            "old_alias": {
+                "type": "OS::Heat::SoftwareDeployments",
+                "properties": {
+                    "config": {"get_resource": "cfg"},
+                    "servers": {"d": "server-d"},
+                    "signal_transport": "NO_SIGNAL",
+                },
+            },
             "later": {
                 "type": "OS::Heat::SoftwareDeployment",
                 "properties": {
@@ -244,6 +252,14 @@ def test_no_signal_structured_and_groups(api, no_auto_signal):
     assert member["config"] == {"motd": "group", "list": [None]}
     group = _resource(api, url, "sgroup")
     assert group["resource_type"] == "OS::Heat::StructuredDeploymentGroup"
+    # the hidden pre-Liberty alias still works in templates, but is never listed
+    assert (
+        len(api.get(P + "/software_deployments?server_id=server-d").json["software_deployments"])
+        == 1
+    )
+    listed = api.get(P + "/resource_types?name=OS::Heat::S").json["resource_types"]
+    assert "OS::Heat::SoftwareDeploymentGroup" in listed
+    assert "OS::Heat::SoftwareDeployments" not in listed
     # "later" deploys on UPDATE only: no deployment was made on CREATE
     assert _resource(api, url, "later")["physical_resource_id"] == ""
 

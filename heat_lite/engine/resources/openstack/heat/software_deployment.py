@@ -468,8 +468,28 @@ class SoftwareDeploymentGroup(resource_group.ResourceGroup):
         return attributes.select_from_attribute(values, path)
 
 
+def hidden_status(substitute):
+    """The support status of a pre-Liberty alias: usable in templates, never listed."""
+    return {
+        "status": "HIDDEN",
+        "message": "Please use %s instead." % substitute,
+        "version": "7.0.0",
+        "previous_status": {
+            "status": "DEPRECATED",
+            "message": None,
+            "version": "2014.2",
+            "previous_status": None,
+        },
+    }
+
+
+class SoftwareDeployments(SoftwareDeploymentGroup):
+    support_status = hidden_status("OS::Heat::SoftwareDeploymentGroup")
+
+
 def resource_mapping():
     return {
         "OS::Heat::SoftwareDeployment": SoftwareDeployment,
         "OS::Heat::SoftwareDeploymentGroup": SoftwareDeploymentGroup,
+        "OS::Heat::SoftwareDeployments": SoftwareDeployments,
     }

@@ -92,9 +92,14 @@ class StructuredDeploymentGroup(software_deployment.SoftwareDeploymentGroup):
     )
 
 
+class StructuredDeployments(StructuredDeploymentGroup):
+    support_status = software_deployment.hidden_status("OS::Heat::StructuredDeploymentGroup")
+
+
 def resource_mapping():
     return {
         "OS::Heat::StructuredConfig": StructuredConfig,
         "OS::Heat::StructuredDeployment": StructuredDeployment,
         "OS::Heat::StructuredDeploymentGroup": StructuredDeploymentGroup,
+        "OS::Heat::StructuredDeployments": StructuredDeployments,
     }
