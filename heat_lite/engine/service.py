@@ -327,6 +327,29 @@ class EngineService(
         """
         args = args or {}
         stack = self._load_stack(cnxt, stack_identity)
+        tmpl, _updated = self._updated_stack(
+            cnxt, stack, template, params, files, args, environment_files
+        )
+        stack.update_settings(
+            timeout_mins=args.get(rpc_api.PARAM_TIMEOUT) or stack.timeout_mins,
+            disable_rollback=_bool(
+                args.get(rpc_api.PARAM_DISABLE_ROLLBACK, stack.disable_rollback)
+            ),
+            # as Heat: PATCH keeps the tags, PUT without tags drops them
+            tags=_tags(args["tags"])
+            if "tags" in args
+            else (stack.tags if args.get(rpc_api.PARAM_EXISTING) else None),
+        )
+        templates.store(tmpl)
+        stack.converge_stack(tmpl, action=rpc_api.UPDATE)
+        return dict(stack.identifier())
+
+    def _updated_stack(self, cnxt, stack, template, params, files, args, environment_files):
+        """(template, validated Stack) an update of ``stack`` would converge to; PATCH
+        (``args['existing']``) amends the stack's template, files and environment.
+
+        :raises: NotSupported while the stack is suspended or deleted
+        """
         if stack.action in (rpc_api.SUSPEND, rpc_api.DELETE):
             state = "suspended" if stack.action == rpc_api.SUSPEND else "deleted"
             raise exception.NotSupported(feature="Updating a stack when it is %s" % state)
@@ -349,16 +372,7 @@ class EngineService(
             cnxt, stack.name, tmpl, stack_id=stack.id, tenant=stack.tenant, username=stack.username
         )
         updated.validate()
-        stack.update_settings(
-            timeout_mins=args.get(rpc_api.PARAM_TIMEOUT) or stack.timeout_mins,
-            disable_rollback=_bool(
-                args.get(rpc_api.PARAM_DISABLE_ROLLBACK, stack.disable_rollback)
-            ),
-            tags=_tags(args["tags"]) if "tags" in args else stack.tags,
-        )
-        templates.store(tmpl)
-        stack.converge_stack(tmpl, action=rpc_api.UPDATE)
-        return dict(stack.identifier())
+        return tmpl, updated
 
     @expected
     def delete_stack(self, cnxt, stack_identity):
@@ -405,14 +419,14 @@ class EngineService(
         rows = _current_rows(db_api.resource_get_all_by_stack(stack.id))
         for row in rows:
             if row.name == resource_name:
-                names = {r.id: r.name for r in rows}
-                child = _child_stacks(stack).get(row.nova_instance)
-                info = self._format_resource(
-                    cnxt, stack, row, names, rows, True, with_attr, child=child
-                )
-                info["metadata"] = row.rsrc_metadata or {}
-                return info
+                return self._resource_detail(cnxt, stack, rows, row, with_attr)
         raise exception.ResourceNotFound(resource_name=resource_name, stack_name=stack.name)
+
+    def _resource_detail(self, cnxt, stack, rows, row, with_attr=None):
+        """One resource of ``rows`` in detail (description, attributes, metadata)."""
+        names = {r.id: r.name for r in rows}
+        child = _child_stacks(stack).get(row.nova_instance)
+        return self._format_resource(cnxt, stack, row, names, rows, True, with_attr, child=child)
 
     def _format_resource(self, cnxt, stack, row, names, rows, detail, with_attr=None, child=None):
         """Heat's format_stack_resource; ``child`` is the row of the stack it owns, if any."""
@@ -426,7 +440,8 @@ class EngineService(
 
     @staticmethod
     def _details(cnxt, stack, row, tmpl, with_attr):
-        """``description`` and ``attributes`` (all of the type's, plus ``with_attr``)."""
+        """``description``, ``metadata`` and ``attributes`` (all of the type's, plus
+        ``with_attr``); the API shows metadata only through its own endpoint."""
         from heat_lite.engine import resource as rsrc_mod
 
         rsrc_stack = stack
@@ -434,9 +449,10 @@ class EngineService(
             rsrc_stack = parser.Stack.load(cnxt, row=db_api.stack_get(stack.id, True))
             rsrc_stack.t = tmpl
         defn = rsrc_stack.definitions.get(row.name)
+        metadata = row.rsrc_metadata or {}
         if defn is None:
-            return {"description": "", "attributes": {}}
-        details = {"description": defn.description, "attributes": {}}
+            return {"description": "", "metadata": metadata, "attributes": {}}
+        details = {"description": defn.description, "metadata": metadata, "attributes": {}}
         try:
             rsrc = rsrc_mod.Resource.load(row, rsrc_stack, defn)
         except exception.HeatException:

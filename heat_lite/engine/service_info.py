@@ -29,9 +29,11 @@ from heat_lite.engine import (
     properties,
     resources,
     templates,
+    update,
 )
 from heat_lite.engine import stack as parser
 from heat_lite.engine import template as tmpl_mod
+from heat_lite.rpc import api as rpc_api
 
 expected = oslo_messaging.expected_exceptions(exception.HeatException)
 
@@ -120,25 +122,55 @@ class InfoMethods:
             cnxt, stack_name, template, params, files, args, environment_files
         )
         stack.id = None  # a preview is never stored: Heat shows its id as "None"
-        deps = stack.dependencies()
-        previews = []
-        for name, defn in stack.definitions.items():
-            cls = stack.resource_class(defn)
-            previews.append(
-                api.format_resource_preview(
-                    stack,
-                    defn,
-                    list(cls.attributes_schema),
-                    _preview_properties(defn, cls),
-                    sorted(deps.required_by(name)),
-                )
-            )
+        previews = list(_resource_previews(stack).values())
         parameters = stack.t.parameters(
             stack.identifier(),
             stack.env.get(environment.PARAMETERS) or {},
             stack.env.get(environment.PARAMETER_DEFAULTS),
         )
         return api.format_stack_preview(stack, parameters.map(str), previews)
+
+    @expected
+    def preview_update_stack(
+        self,
+        cnxt,
+        stack_identity,
+        template,
+        params,
+        files,
+        args,
+        environment_files=None,
+        files_container=None,
+    ):
+        """What update_stack would do to each resource (Heat's StackUpdate.preview):
+        ``{"unchanged"|"updated"|"replaced"|"added"|"deleted": [resource dicts]}`` --
+        the current resources for updated and deleted, the new unstored ones otherwise.
+
+        :raises: the errors of update_stack; nothing is changed
+        """
+        from heat_lite.engine.service import _current_rows
+
+        stack = self._load_stack(cnxt, stack_identity)
+        _tmpl, updated = self._updated_stack(
+            cnxt, stack, template, params, files, args or {}, environment_files
+        )
+        rows = [
+            r
+            for r in _current_rows(db_api.resource_get_all_by_stack(stack.id))
+            if not (r.action == rpc_api.DELETE and r.status == rpc_api.COMPLETE)
+        ]
+        by_name = {r.name: r for r in rows}
+        updated.node_data = self._node_data_of(stack)
+        new = _resource_previews(updated)
+        result = {}
+        for kind, names in update.preview(stack, by_name, updated).items():
+            if kind in (update.UPDATED, update.DELETED):
+                result[kind] = [self._resource_detail(cnxt, stack, rows, by_name[n]) for n in names]
+            else:
+                result[kind] = [new[n] for n in names]
+        for info in new.values():
+            info.pop("properties")  # Heat's update preview shows none
+        return result
 
     # -- resource types -------------------------------------------------------------------
 
@@ -343,6 +375,22 @@ def resource_to_template(type_name, cls, template_type="cfn"):
         "Resources": {name: {"Type": type_name, "Properties": props}},
         "Outputs": outputs,
     }
+
+
+def _resource_previews(stack):
+    """{name: preview dict} of every resource the stack's template defines (spec §5.6)."""
+    deps = stack.dependencies()
+    previews = {}
+    for name, defn in stack.definitions.items():
+        cls = stack.resource_class(defn)
+        previews[name] = api.format_resource_preview(
+            stack,
+            defn,
+            list(cls.attributes_schema),
+            _preview_properties(defn, cls),
+            sorted(deps.required_by(name)),
+        )
+    return previews
 
 
 def _preview_properties(defn, cls):

@@ -322,6 +322,30 @@ class EngineClient:
             files_container=files_container,
         )
 
+    def preview_update_stack(
+        self,
+        ctxt,
+        stack_identity,
+        template,
+        params,
+        files,
+        args,
+        environment_files=None,
+        files_container=None,
+    ):
+        return self._call(
+            ctxt,
+            "preview_update_stack",
+            version="1.36",
+            stack_identity=stack_identity,
+            template=template,
+            params=params,
+            files=files,
+            args=args,
+            environment_files=environment_files,
+            files_container=files_container,
+        )
+
     def validate_template(
         self,
         ctxt,

@@ -3,6 +3,7 @@
 import pytest
 from heatclient import client as heat_client
 
+from tests.fixtures import cli as cli_mod
 from tests.fixtures import services
 
 
@@ -28,3 +29,39 @@ def heat(backends, tmp_path_factory):
 @pytest.fixture
 def hc(heat):
     return heat_client.Client("1", endpoint=heat.endpoint, token="notused")
+
+
+@pytest.fixture(scope="module")
+def cli_heat(backends, tmp_path_factory):
+    """heat-lite processes for the CLI suites: abandon and adopt enabled (Heat's are off by
+    default; the CLI tests drive those commands too)."""
+    db_url, transport_url = backends
+    procs = services.HeatProcesses(
+        tmp_path_factory.mktemp("heat"),
+        db_url,
+        transport_url,
+        workers=2,
+        defaults={"enable_stack_abandon": "true", "enable_stack_adopt": "true"},
+    )
+    procs.start()
+    try:
+        yield procs
+    finally:
+        procs.stop()
+
+
+@pytest.fixture(scope="module")
+def cli_dir(tmp_path_factory):
+    """The working directory of the CLI commands (templates are written here)."""
+    return tmp_path_factory.mktemp("cli")
+
+
+@pytest.fixture(scope="module")
+def cli(cli_heat, cli_dir):
+    return cli_mod.OpenStackCLI(cli_heat.endpoint, cwd=cli_dir)
+
+
+@pytest.fixture(scope="module")
+def cli_hc(cli_heat):
+    """python-heatclient's Python API on the same processes."""
+    return heat_client.Client("1", endpoint=cli_heat.endpoint, token="notused")

@@ -67,6 +67,8 @@ ROUTES = (
     (PUT, S, "stacks", "update"),
     (PATCH, S, "stacks", "update_patch"),
     (DELETE, S, "stacks", "delete"),
+    (PUT, S + "/preview", "stacks", "preview_update"),
+    (PATCH, S + "/preview", "stacks", "preview_update_patch"),
     (DELETE, S + "/abandon", "stacks", "abandon"),
     (GET, S + "/export", "stacks", "export"),
     (GET, S + "/template", "stacks", "template"),

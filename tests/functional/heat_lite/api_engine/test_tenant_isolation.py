@@ -64,6 +64,8 @@ def stacks(wsgi_app):
 BODIES = {
     ("stacks", "update"): {"template": TEMPLATE},
     ("stacks", "update_patch"): {},
+    ("stacks", "preview_update"): {"template": TEMPLATE},
+    ("stacks", "preview_update_patch"): {},
     ("actions", "action"): {"check": None},
     ("resources", "mark_unhealthy"): {"mark_unhealthy": True, "resource_status_reason": "x"},
     ("snapshots", "snapshot"): {"name": "x"},

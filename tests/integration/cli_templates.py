@@ -1,0 +1,134 @@
+"""Templates the CLI suites write to disk and pass to ``openstack ... -t`` (as text, so
+that the client parses them as it would a user's file)."""
+
+import pathlib
+
+DEMO = """\
+heat_template_version: 2016-10-14
+description: demo
+parameters:
+  p:
+    type: string
+    default: x
+  secret:
+    type: string
+    default: s3
+    hidden: true
+resources:
+  r:
+    type: OS::Heat::TestResource
+    properties:
+      value: {get_param: p}
+  n:
+    type: OS::Heat::None
+    depends_on: r
+outputs:
+  o:
+    description: out o
+    value: {get_attr: [r, output]}
+  ref:
+    value: {get_resource: r}
+"""
+
+ENV = """\
+parameters:
+  p: fromenv
+"""
+
+# the update target of DEMO: n removed, r kept (its value changes)
+DEMO2 = """\
+heat_template_version: 2016-10-14
+description: demo2
+parameters:
+  p:
+    type: string
+    default: x
+resources:
+  r:
+    type: OS::Heat::TestResource
+    properties:
+      value: {get_param: p}
+outputs:
+  o:
+    value: {get_attr: [r, output]}
+"""
+
+FAIL = """\
+heat_template_version: 2016-10-14
+resources:
+  ok:
+    type: OS::Heat::TestResource
+  bad:
+    type: OS::Heat::TestResource
+    properties:
+      fail: true
+    depends_on: ok
+"""
+
+CHILD = """\
+heat_template_version: 2016-10-14
+parameters:
+  v:
+    type: string
+    default: c
+resources:
+  leaf:
+    type: OS::Heat::TestResource
+    properties:
+      value: {get_param: v}
+outputs:
+  out:
+    value: {get_attr: [leaf, output]}
+"""
+
+PARENT = """\
+heat_template_version: 2016-10-14
+resources:
+  kid:
+    type: child.yaml
+    properties:
+      v: hello
+  top:
+    type: OS::Heat::None
+outputs:
+  o:
+    value: {get_attr: [kid, out]}
+"""
+
+# a resource that takes a while, so that a stack can be caught IN_PROGRESS
+SLOW = """\
+heat_template_version: 2016-10-14
+resources:
+  slow:
+    type: OS::Heat::TestResource
+    properties:
+      action_wait_secs: {create: 30, update: 30}
+"""
+
+META = """\
+heat_template_version: 2016-10-14
+resources:
+  m:
+    type: OS::Heat::None
+    metadata:
+      role: db
+      ports: [1, 2]
+"""
+
+FILES = {
+    "demo.yaml": DEMO,
+    "env.yaml": ENV,
+    "demo2.yaml": DEMO2,
+    "fail.yaml": FAIL,
+    "child.yaml": CHILD,
+    "parent.yaml": PARENT,
+    "slow.yaml": SLOW,
+    "meta.yaml": META,
+}
+
+
+def write_all(directory):
+    directory = pathlib.Path(directory)
+    for name, text in FILES.items():
+        (directory / name).write_text(text)
+    return directory
