@@ -63,10 +63,12 @@ def snapshot_count_all_by_stack(stack_id):
     return db_api._one(stmt)[0]
 
 
-def snapshot_update(snapshot_id, values):
-    """Returns whether the snapshot still existed."""
+def snapshot_update(snapshot_id, values, expected_status=None):
+    """Returns whether the snapshot (still in ``expected_status``, if given) was updated."""
     values = dict(values, updated_at=db_api.utcnow())
     stmt = T_SNAPSHOT.update().where(T_SNAPSHOT.c.id == snapshot_id).values(**values)
+    if expected_status is not None:
+        stmt = stmt.where(T_SNAPSHOT.c.status == expected_status)
     return db_api._write(stmt) > 0
 
 

@@ -336,7 +336,7 @@ class Stack:
         if getattr(self, "_settings_changed", False):
             values.update(timeout=self.timeout_mins, disable_rollback=self.disable_rollback)
             db_api.stack_tags_set(self.id, self.tags)
-        previous = self.current_traversal
+        previous, superseded = self.current_traversal, (self.action, self.status)
         self.current_traversal = new_traversal_id or str(uuid.uuid4())
         self.action, self.status = action, IN_PROGRESS
         self.status_reason = "Stack %s started" % action
@@ -351,6 +351,13 @@ class Stack:
             return False
         if previous:
             sync_point.delete_all(self.id, previous)
+        if superseded == (SNAPSHOT, IN_PROGRESS):
+            # that snapshot (the traversal's id) will never complete now
+            db_snapshots.snapshot_update(
+                previous,
+                {"status": FAILED, "status_reason": "Stack SNAPSHOT cancelled"},
+                expected_status=IN_PROGRESS,
+            )
         threads.spawn(self._converge_create_or_update)
         return True
 

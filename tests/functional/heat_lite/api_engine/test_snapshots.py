@@ -11,6 +11,7 @@ import time
 import pytest
 
 from heat_lite.conf import CONF
+from heat_lite.db import api as db_api
 from heat_lite.db import snapshots as db_snapshots
 from tests.functional.heat_lite.api_engine.helpers import create_stack, wait_stack
 
@@ -318,3 +319,22 @@ def test_deleting_a_stack_deletes_its_snapshots(api):
     # the soft-deleted stack is still shown, but not its snapshots (as Heat); they are gone
     api.get(url + "/snapshots", status=404)
     assert db_snapshots.snapshot_get_all(url.rsplit("/", 1)[1]) == []
+
+
+def test_a_snapshot_superseded_by_an_update_fails(api):
+    """Heat 27 leaves such a snapshot IN_PROGRESS for ever (and then refuses to delete
+    it); here it is marked FAILED, so it can be deleted."""
+    url = create_stack(api, {"stack_name": "snap8", "template": TEMPLATE2})
+    stack_id = url.rsplit("/", 1)[1]
+    # the stack as stack_snapshot leaves it while its SNAPSHOT traversal runs
+    sid = db_snapshots.snapshot_create(
+        {"stack_id": stack_id, "name": "cut", "tenant": "admin", "status": "IN_PROGRESS"}
+    ).id
+    db_api.stack_update(
+        stack_id, {"action": "SNAPSHOT", "status": "IN_PROGRESS", "current_traversal": sid}
+    )
+    api.patch_json(url, {"parameters": {}}, status=202)
+    assert wait_stack(api, url, "UPDATE_IN_PROGRESS")["stack_status"] == "UPDATE_COMPLETE"
+    snap = api.get("%s/snapshots/%s" % (url, sid)).json["snapshot"]
+    assert (snap["status"], snap["status_reason"]) == ("FAILED", "Stack SNAPSHOT cancelled")
+    api.delete("%s/snapshots/%s" % (url, sid), status=204)

@@ -44,6 +44,9 @@ def test_create_get_update_delete():
     again = snapshots.snapshot_get(snap.id, "p1")
     assert (again.status, again.data) == ("COMPLETE", {"x": 1})
     assert again.updated_at is not None
+    # a compare-and-swap on the status
+    assert not snapshots.snapshot_update(snap.id, {"status": "FAILED"}, "IN_PROGRESS")
+    assert snapshots.snapshot_get(snap.id).status == "COMPLETE"
     snapshots.snapshot_delete(snap.id)
     assert not snapshots.snapshot_update(snap.id, {"status": "FAILED"})
     with pytest.raises(exception.NotFound):
