@@ -166,14 +166,15 @@ def format_stack_resource(row, stack, resource_type, required_by, child=None):
     return info
 
 
-def format_event(row, stack):
-    ident = stack.identifier()
+def format_event(row, ident, root_ident=None):
+    """An event row of the stack ``ident`` (a HeatIdentifier); ``root_ident``, the stack
+    listed with ``nested_depth``, becomes the event's ``root_stack`` link."""
     rsrc_ident = identifier.ResourceIdentifier(resource_name=row.resource_name, **ident)
     event_ident = identifier.EventIdentifier(event_id=row.uuid, **rsrc_ident)
-    return {
+    info = {
         "event_identity": dict(event_ident),
         "stack_identity": dict(ident),
-        "stack_name": stack.name,
+        "stack_name": ident.stack_name,
         "event_time": heat_timestamp(row.created_at),
         "resource_name": row.resource_name,
         "physical_resource_id": row.physical_resource_id,
@@ -183,6 +184,9 @@ def format_event(row, stack):
         "resource_type": row.resource_type,
         "resource_properties": {},
     }
+    if root_ident is not None:
+        info["root_stack_id"] = dict(root_ident)
+    return info
 
 
 # -- validate_template: one parameter in the CFN-style names of Heat's validate result ----

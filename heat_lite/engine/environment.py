@@ -80,6 +80,22 @@ def merge(params, files, environment_files=None, base=None, clear_parameters=())
     return result
 
 
+def register_template_types(env, tmpl):
+    """Record each provider template that ``tmpl`` names directly (``type: file:///x.yaml``)
+    in the registry as ``"file:///x.yaml": "file:///x.yaml"``, as Heat's registry does when
+    it looks such a type up: the stored (and shown) environment carries those entries."""
+    try:
+        names = tmpl.resource_names()
+    except Exception:
+        return env  # a malformed resources section: validation reports it
+    registry = env.setdefault(RESOURCE_REGISTRY, {"resources": {}})
+    for name in names:
+        rsrc_type = tmpl.resource_type(name)
+        if is_template(rsrc_type):
+            registry.setdefault(rsrc_type, rsrc_type)
+    return env
+
+
 # -- resource_registry: which class a resource type names ---------------------------------
 
 TEMPLATE_SUFFIXES = (".yaml", ".template")

@@ -16,7 +16,7 @@ import uuid
 
 import oslo_messaging
 
-from heat_lite.common import exception, messaging, template_format
+from heat_lite.common import exception, identifier, messaging, template_format
 from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
 from heat_lite.engine import (
@@ -264,6 +264,7 @@ class EngineService(
         self._check_stack_limit(cnxt, owner_id)
         env = environment.merge(params, files or {}, environment_files)
         tmpl = tmpl_mod.Template(template, files=files or {}, env=env)
+        environment.register_template_types(env, tmpl)
         self._check_resource_limit(tmpl)
         stack = parser.Stack(
             cnxt,
@@ -367,6 +368,7 @@ class EngineService(
         else:
             env = environment.merge(params, files, environment_files)
         tmpl = tmpl_mod.Template(template, files=files, env=env)
+        environment.register_template_types(env, tmpl)
         self._check_resource_limit(tmpl)
         updated = parser.Stack(
             cnxt, stack.name, tmpl, stack_id=stack.id, tenant=stack.tenant, username=stack.username
@@ -476,16 +478,37 @@ class EngineService(
         sort_dir=None,
         nested_depth=None,
     ):
+        """The stack's events; with ``nested_depth`` also those of its nested stacks down
+        to that depth, each with a ``root_stack`` (the clients then skip their own walk)."""
         stack = self._load_stack(cnxt, stack_identity, show_deleted=True)
+        idents = {stack.id: stack.identifier()}
+        root = None
+        if nested_depth:
+            root = idents[stack.id]
+            idents.update(_descendants(stack.id, min(nested_depth, CONF.max_nested_stack_depth)))
         rows = db_api.event_get_all_by_stacks(
-            [stack.id],
+            list(idents),
             filters=filters,
             limit=limit,
             marker=marker,
             sort_keys=sort_keys,
             sort_dir=sort_dir,
         )
-        return [api.format_event(r, stack) for r in rows]
+        return [api.format_event(r, idents[r.stack_id], root) for r in rows]
+
+
+def _descendants(stack_id, depth):
+    """{id: HeatIdentifier} of the nested stacks under ``stack_id``, ``depth`` levels down."""
+    found, level = {}, [stack_id]
+    for _ in range(depth):
+        if not level:
+            break
+        rows = db_api.stack_get_all(
+            None, show_nested=True, show_deleted=True, filters={"owner_id": level}
+        )
+        found.update((r.id, identifier.HeatIdentifier(r.tenant, r.name, r.id)) for r in rows)
+        level = [r.id for r in rows]
+    return found
 
 
 def _child_stacks(stack):

@@ -18,7 +18,7 @@ import re
 
 import oslo_messaging
 
-from heat_lite.common import exception, policy
+from heat_lite.common import exception, policy, template_format
 from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
 from heat_lite.engine import (
@@ -273,6 +273,7 @@ class InfoMethods:
         files = files or {}
         tmpl = tmpl_mod.Template(template, files=files)
         tmpl.env = environment.merge(params, files, environment_files)
+        environment.register_template_types(tmpl.env, tmpl)
         try:
             tmpl.validate()
             self._check_resource_limit(tmpl)
@@ -285,16 +286,14 @@ class InfoMethods:
             return {"Error": str(ex)}
         result = {
             "Description": tmpl.description,
-            "Parameters": {
-                name: api.format_validate_parameter(param)
-                for name, param in stack.parameters.params.items()
-                if name not in parameters.PSEUDO_PARAMETERS
-            },
+            "Parameters": _validate_parameters(stack),
         }
         if tmpl.t.get("parameter_groups"):
             result["ParameterGroups"] = tmpl.t["parameter_groups"]
-        # show_nested adds "NestedParameters" for resources backed by nested stacks;
-        # heat-lite has no such resource types, so there is nothing to add.
+        if show_nested:
+            nested = _nested_parameters(cnxt, stack)
+            if nested:
+                result["NestedParameters"] = nested
         result["Environment"] = {key: tmpl.env.get(key) for key in USER_ENV_SECTIONS}
         return result
 
@@ -375,6 +374,48 @@ def resource_to_template(type_name, cls, template_type="cfn"):
         "Resources": {name: {"Type": type_name, "Properties": props}},
         "Outputs": outputs,
     }
+
+
+def _validate_parameters(stack):
+    return {
+        name: api.format_validate_parameter(param)
+        for name, param in stack.parameters.params.items()
+        if name not in parameters.PSEUDO_PARAMETERS
+    }
+
+
+def _nested_parameters(cnxt, stack, depth=1):
+    """validate_template's ``NestedParameters``: for each provider-template resource, its
+    child template's parameters with the values the resource's properties give them
+    (``{name: {"Type", "Description", "Parameters"[, "NestedParameters"]}}``)."""
+    nested = {}
+    for name, defn in stack.definitions.items():
+        cls = stack.resource_class(defn)
+        template_name = getattr(cls, "template_name", None)
+        if template_name is None or template_name not in (stack.t.files or {}):
+            continue
+        try:
+            values = {k: v for k, v in defn.resolved_properties().items() if v is not None}
+        except Exception:
+            values = {}
+        files = stack.t.files
+        child_tmpl = tmpl_mod.Template(template_format.parse(files[template_name]), files=files)
+        child_tmpl.env = dict(stack.env, **{environment.PARAMETERS: values})
+        child = parser.Stack(cnxt, "%s-%s" % (stack.name, name), child_tmpl)
+        info = {
+            "Type": defn.resource_type,
+            "Description": child_tmpl.description,
+            "Parameters": _validate_parameters(child),
+        }
+        deeper = (
+            _nested_parameters(cnxt, child, depth + 1)
+            if depth < CONF.max_nested_stack_depth
+            else {}
+        )
+        if deeper:
+            info["NestedParameters"] = deeper
+        nested[name] = info
+    return nested
 
 
 def _resource_previews(stack):
