@@ -163,6 +163,11 @@ class UpdateInProgress(HeatException):
     msg_fmt = "The resource %(resource_name)s is already being updated."
 
 
+class CancelOperation(BaseException):
+    """A running resource task was told to stop (stack deleted or abandoned while in
+    progress). A BaseException, as Heat's, so handlers of Exception do not swallow it."""
+
+
 class ResourceFailure(HeatExceptionWithPath):
     """A resource action failed; str() is ``<ExcClass>: resources.<name>: <msg>``."""
 
@@ -199,6 +204,10 @@ class Error(HeatException):
 
 class ResourceActionNotSupported(HeatException):
     msg_fmt = "%(action)s is not supported for resource."
+
+
+class InvalidBreakPointHook(HeatException):
+    msg_fmt = "%(message)s"
 
 
 class ResourceInError(HeatException):

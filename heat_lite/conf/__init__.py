@@ -60,6 +60,12 @@ default_opts = [
     cfg.IntOpt("periodic_interval", default=60, help="Seconds between engine service heartbeats."),
     cfg.BoolOpt("enable_stack_abandon", default=False, help="Enable stack abandon."),
     cfg.BoolOpt("enable_stack_adopt", default=False, help="Enable stack adopt."),
+    cfg.BoolOpt(
+        "observe_on_update",
+        default=False,
+        help="On update, compare a resource's live state (not only its stored properties) "
+        "with the template, and replace it if it is gone.",
+    ),
     cfg.StrOpt(
         "auth_strategy",
         default="noauth",

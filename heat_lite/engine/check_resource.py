@@ -5,7 +5,8 @@ for every node that requires this one it records this node's data at that node's
 point, and casts ``check_resource`` for it once all its inputs are in. A root reports to
 the stack's own sync point; the last root to report completes the stack. A failing
 resource fails the stack with ``Resource <ACTION> failed: <reason>`` and propagates
-nothing.
+nothing, except under CHECK, where failures are collected along the graph and the stack
+fails at the end with all of them.
 
     CheckResource(engine_id, worker_client).check(ctx, node, traversal, rsrc, stack, graph)
 """
@@ -16,8 +17,8 @@ import threading
 
 from heat_lite.common import exception
 from heat_lite.db import api as db_api
+from heat_lite.engine import hooks, sync_point
 from heat_lite.engine import stack as parser
-from heat_lite.engine import sync_point
 from heat_lite.rpc import api as rpc_api
 
 LOG = logging.getLogger(__name__)
@@ -107,11 +108,14 @@ class CheckResource:
         accumulated_failures=None,
         abandon=False,
         adopt_stack_data=None,
+        converge=False,
     ):
         self._abandon, self._adopt_stack_data = abandon, adopt_stack_data
+        self._converge = converge
         if stack.has_timed_out():
             stack.mark_failed("Timed out")
             return
+        failures = dict(accumulated_failures or {})
         if not skip_propagate:
             try:
                 self._act(rsrc, stack, is_update)
@@ -119,8 +123,19 @@ class CheckResource:
                 self._replace(cnxt, rsrc, stack, current_traversal)
                 return
             except exception.ResourceFailure as failure:
-                reason = "Resource %s failed: %s" % (failure.action, failure)
-                stack.mark_failed(reason)
+                if stack.action != rpc_api.CHECK:
+                    reason = "Resource %s failed: %s" % (failure.action, failure)
+                    if not stack.mark_failed(reason):
+                        # superseded meanwhile: the newest traversal takes the node over
+                        self.retrigger(cnxt, current_traversal, (resource_id, is_update), stack)
+                    return
+                # CHECK goes on: the failure is collected for the stack's reason and the
+                # nodes after this one are skipped (spec §4.12)
+                failures[rsrc.name] = str(failure)
+                skip_propagate = True
+            except hooks.HookAborted:
+                # paused at a hook when the traversal was superseded: hand it over
+                self.retrigger(cnxt, current_traversal, (resource_id, is_update), stack)
                 return
             except exception.UpdateInProgress:
                 LOG.info(
@@ -129,7 +144,13 @@ class CheckResource:
                     current_traversal,
                 )
                 return
-        self._propagate(cnxt, resource_id, current_traversal, is_update, rsrc, stack)
+            except exception.CancelOperation:
+                # the stack is being deleted or abandoned: hand the node to that traversal
+                self.retrigger(cnxt, current_traversal, (resource_id, is_update), stack)
+                return
+        self._propagate(
+            cnxt, resource_id, current_traversal, is_update, rsrc, stack, failures, skip_propagate
+        )
 
     def _act(self, rsrc, stack, is_update):
         timeout = stack.time_remaining()
@@ -171,11 +192,14 @@ class CheckResource:
             None,
         )
 
-    def _propagate(self, cnxt, resource_id, current_traversal, is_update, rsrc, stack):
+    def _propagate(
+        self, cnxt, resource_id, current_traversal, is_update, rsrc, stack, failures, skip
+    ):
         """Send this node's data to every node that requires it (spec §4.10).
 
         Requirers that get the same data (all update nodes get the resource's node data)
-        are synced in one database round trip.
+        are synced in one database round trip. ``failures`` ({name: reason}, CHECK only)
+        and ``skip`` travel with the data to the requirers and on to the stack.
         """
         key = (resource_id, is_update)
         try:
@@ -210,7 +234,13 @@ class CheckResource:
             for (req_is_update, data), targets in sorted(groups.items(), key=_group_order):
                 payload = node_data if req_is_update else data
                 self._sync_and_check(
-                    cnxt, current_traversal, req_is_update, targets, {key: payload}
+                    cnxt,
+                    current_traversal,
+                    req_is_update,
+                    targets,
+                    {key: payload},
+                    failures,
+                    skip,
                 )
             if key in graph.roots:
                 sync_point.sync(
@@ -219,7 +249,9 @@ class CheckResource:
                     True,
                     graph.roots,
                     {key: None},
-                    lambda *args: _complete(stack),
+                    lambda _id, _input, all_failures, _skip: _complete(stack, all_failures),
+                    new_failures=failures,
+                    is_skip=skip,
                 )
         except exception.EntityNotFound:
             self.retrigger(cnxt, current_traversal, key, stack)
@@ -255,7 +287,9 @@ class CheckResource:
         except exception.EntityNotFound:
             pass
 
-    def _sync_and_check(self, cnxt, traversal, is_update, targets, new_data):
+    def _sync_and_check(
+        self, cnxt, traversal, is_update, targets, new_data, failures=None, skip=False
+    ):
         def trigger(entity_id, input_data, failures, skip):
             self._rpc_client.check_resource(
                 cnxt,
@@ -264,12 +298,26 @@ class CheckResource:
                 {"input_data": sync_point.serialize_input_data(input_data)},
                 is_update,
                 getattr(self, "_adopt_stack_data", None),
+                converge=getattr(self, "_converge", False),
                 skip_propagate=skip,
                 accumulated_failures=failures or None,
                 abandon=getattr(self, "_abandon", False),
             )
 
-        sync_point.sync_many(traversal, is_update, targets, new_data, trigger)
+        if failures or skip:
+            for entity_id, predecessors in targets.items():
+                sync_point.sync(
+                    entity_id,
+                    traversal,
+                    is_update,
+                    predecessors,
+                    new_data,
+                    trigger,
+                    new_failures=failures,
+                    is_skip=skip,
+                )
+        else:
+            sync_point.sync_many(traversal, is_update, targets, new_data, trigger)
 
 
 # stack action -> (acts on update nodes?, Resource method) (spec §4.6)
@@ -282,9 +330,15 @@ _ACTIONS_ON_EXISTING = {
 CHECK_NOT_SUPPORTED = "%s not supported for " % rpc_api.CHECK
 
 
-def _complete(stack):
-    """The last root reported: the stack is done (CHECK notes resources it could not check)."""
-    if stack.action == rpc_api.CHECK and any(
+def _complete(stack, failures=None):
+    """The last root reported: the stack is done (CHECK fails with every resource that
+    failed its check, and notes the resources it could not check)."""
+    if stack.action == rpc_api.CHECK and failures:
+        stack.mark_failed(
+            "Resource %s failed: %s"
+            % (rpc_api.CHECK, "; ".join("%s: %s" % item for item in sorted(failures.items())))
+        )
+    elif stack.action == rpc_api.CHECK and any(
         row.action == rpc_api.CHECK and (row.status_reason or "").startswith(CHECK_NOT_SUPPORTED)
         for row in db_api.resource_get_all_by_stack(stack.id)
     ):

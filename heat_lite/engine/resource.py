@@ -14,8 +14,9 @@ data a resource sends to the nodes that depend on it.
 import time
 
 from heat_lite.common import exception, short_id
+from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
-from heat_lite.engine import event
+from heat_lite.engine import event, hooks
 from heat_lite.rpc import api as rpc_api
 
 INIT, CREATE, DELETE, UPDATE = rpc_api.INIT, rpc_api.CREATE, rpc_api.DELETE, rpc_api.UPDATE
@@ -65,6 +66,10 @@ class Resource:
         self._data = None
         # an in-place update stores the new metadata only if its snippet changed (as Heat)
         self._metadata_changed = False
+        # update --converge: observe the live state before comparing (set by the worker)
+        self.converge = False
+        # a threading.Event the worker sets to cancel a running task (see _poll)
+        self.cancel_event = None
 
     @staticmethod
     def load(row, stack, definition):
@@ -128,6 +133,8 @@ class Resource:
         """Create the resource; raises ResourceFailure (after storing CREATE_FAILED)."""
         self.requires = sorted(requires, reverse=True)
         self.current_template_id = template_id
+        if self.stack.action == CREATE:
+            self._break_if_required(CREATE, hooks.PRE_CREATE, engine_id, timeout)
         self._run_action(CREATE, engine_id, timeout, self._create_steps)
 
     def _create_steps(self):
@@ -165,8 +172,10 @@ class Resource:
             return
         if self.action == DELETE and self.status == COMPLETE:
             return
+        if self.stack.action == DELETE and not abandon:
+            self._break_if_required(DELETE, hooks.PRE_DELETE, engine_id, timeout)
         if abandon:
-            steps = lambda: (lambda: None, lambda token: True)  # noqa: E731
+            steps = lambda: (self.handle_abandon, self.check_abandon_complete)  # noqa: E731
         else:
             steps = lambda: (self.handle_delete, self.check_delete_complete)  # noqa: E731
         self._run_action(DELETE, engine_id, timeout, steps)
@@ -182,13 +191,20 @@ class Resource:
         """
         self.requires = sorted(requires, reverse=True)
         new_cls = self.stack.resource_class(new_defn)
-        if new_cls is not type(self) or self.status == FAILED:
+        if new_cls is not type(self):
+            raise exception.UpdateReplace(self.name)
+        self._break_if_required(
+            UPDATE, hooks.PRE_UPDATE, engine_id, timeout, env=new_defn.stack.env
+        )
+        if self.status == FAILED:
             raise exception.UpdateReplace(self.name)
         new_props = (
             new_defn.properties(self.properties_schema) if self.validate_properties else None
         )
         after = _resolved(new_props, new_defn)
         before = self.properties_data if self.properties_data is not None else self._props_data()
+        if self.converge or CONF.observe_on_update:
+            before = self._observed(before)
         prop_diff = {
             k: after.get(k) for k in set(before) | set(after) if before.get(k) != after.get(k)
         }
@@ -212,6 +228,55 @@ class Resource:
             return (lambda: self.handle_update(new_defn, prop_diff)), self.check_update_complete
 
         self._run_action(UPDATE, engine_id, timeout, steps)
+
+    def _observed(self, before):
+        """``before`` with what the cloud reports now (Heat's _prepare_update_props with
+        converge / observe_on_update): a resource whose physical object is gone, or that
+        never got one, is replaced; plugins without a live state are taken as stored."""
+        if not before:
+            return before
+        if not self.resource_id:
+            raise exception.UpdateReplace(self.name)
+        try:
+            live = self.get_live_state(dict(before))
+        except exception.EntityNotFound:
+            raise exception.UpdateReplace(self.name)
+        except NotImplementedError:
+            return before
+        observed = dict(before)
+        observed.update({k: v for k, v in (live or {}).items() if k in before})
+        return observed
+
+    def get_live_state(self, resource_properties):
+        """The resource's properties as its cloud object has them now.
+
+        :raises NotImplementedError: the plugin cannot observe its object (the default)
+        :raises EntityNotFound: the physical object is gone
+        """
+        raise NotImplementedError
+
+    def _break_if_required(self, action, hook, engine_id, timeout, env=None):
+        """Heat's breakpoint: while the environment sets ``hook`` on this resource, hold
+        its lock and wait for a signal to clear it (engine/hooks.py)."""
+        if not hooks.matches(self.stack.env if env is None else env, self.name, hook):
+            return
+        self._hold_lock(engine_id)
+        deadline = time.monotonic() + timeout if timeout is not None else None
+        try:
+            hooks.wait_while_set(self, action, hook, deadline)
+        except Timeout as exc:
+            raise exception.ResourceFailure(exc, self, action)
+        finally:
+            self._hold_lock(engine_id, release=True)
+
+    def _hold_lock(self, engine_id, release=False):
+        """Take (or release) the resource lock without changing anything else."""
+        holder = None if release else engine_id
+        expected = engine_id if release else None
+        if not db_api.resource_update(self.id, {"engine_id": holder}, self.atomic_key, expected):
+            raise exception.UpdateInProgress(resource_name=self.name)
+        self.atomic_key += 1
+        self.engine_id = holder
 
     def needs_replace(self, prop_diff, after):
         """Whether changing ``prop_diff`` needs a new physical resource (plugins may add)."""
@@ -304,6 +369,13 @@ class Resource:
         failure = exception.Error("State %s invalid for %s" % (state, action.lower()))
         return exception.ResourceFailure(failure, self, action)
 
+    def handle_abandon(self):
+        """Abandon keeps the physical resource: nothing to do (nested stacks override)."""
+        return None
+
+    def check_abandon_complete(self, token):
+        return True
+
     def handle_suspend(self):
         return None
 
@@ -349,6 +421,10 @@ class Resource:
         try:
             handle, check = steps()
             self._poll(handle, check, timeout)
+        except exception.CancelOperation:
+            reason = "%s aborted (user triggered cancel)" % action
+            self._store_state(action, FAILED, reason, unlock=engine_id)
+            raise
         except Exception as exc:
             failure = exception.ResourceFailure(exc, self, action)
             self._store_state(action, FAILED, str(failure), unlock=engine_id)
@@ -356,13 +432,19 @@ class Resource:
         self._store_state(action, COMPLETE, "state changed", unlock=engine_id)
 
     def _poll(self, handle, check, timeout):
+        """handle(), then check(token) until it is true; the wait between checks ends at
+        once when the task is cancelled (``cancel_event``, set by the worker)."""
         deadline = time.monotonic() + timeout if timeout is not None else None
+        cancel = self.cancel_event
         token = handle()
         wait = POLL_START
         while not check(token):
             if deadline is not None and time.monotonic() > deadline:
                 raise Timeout()
-            time.sleep(wait)
+            if cancel is None:
+                time.sleep(wait)
+            elif cancel.wait(wait):
+                raise exception.CancelOperation()
             wait = min(wait * 2, self.poll_cap)
 
     def _store_state(self, action, status, reason, lock=None, unlock=None, with_event=True):

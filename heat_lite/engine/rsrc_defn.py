@@ -99,6 +99,11 @@ class ResourceDefinition:
         self._dep_names = None
 
     @property
+    def stack(self):
+        """The stack the definition was parsed for (its functions resolve against it)."""
+        return self._stack
+
+    @property
     def depends_on(self):
         """The explicit ``depends_on`` names (always a list)."""
         return list(self._depends or [])

@@ -342,7 +342,9 @@ class EngineService(
             else (stack.tags if args.get(rpc_api.PARAM_EXISTING) else None),
         )
         templates.store(tmpl)
-        stack.converge_stack(tmpl, action=rpc_api.UPDATE)
+        stack.converge_stack(
+            tmpl, action=rpc_api.UPDATE, converge=_bool(args.get(rpc_api.PARAM_CONVERGE, False))
+        )
         return dict(stack.identifier())
 
     def _updated_stack(self, cnxt, stack, template, params, files, args, environment_files):
@@ -382,7 +384,8 @@ class EngineService(
         stack = self._load_stack(cnxt, stack_identity)
         if stack.action == rpc_api.DELETE and stack.status == rpc_api.COMPLETE:
             raise exception.EntityNotFound(entity="Stack", name=stack.name)
-        stack.converge_stack(templates.empty_like(stack.t), action=rpc_api.DELETE)
+        with service_actions.cancelling_running(stack):
+            stack.converge_stack(templates.empty_like(stack.t), action=rpc_api.DELETE)
 
     # -- resources and events --------------------------------------------------------------
 

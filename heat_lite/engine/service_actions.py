@@ -9,6 +9,7 @@ check_resource._act) or, for a cancel, rolls back / stops the running one.
     engine.stack_cancel_update(ctx, identity, cancel_with_rollback=False)
 """
 
+import contextlib
 import copy
 import uuid
 
@@ -17,7 +18,8 @@ import oslo_messaging
 from heat_lite.common import exception
 from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
-from heat_lite.engine import sync_point, templates, threads
+from heat_lite.engine import hooks, sync_point, templates, threads
+from heat_lite.engine import stack as parser
 from heat_lite.rpc import api as rpc_api
 
 expected = oslo_messaging.expected_exceptions(exception.HeatException)
@@ -77,7 +79,10 @@ class ActionMethods:
         stack = self._load_stack(cnxt, stack_identity)
         info = abandon_data(stack)
         if abandon:
-            stack.converge_stack(templates.empty_like(stack.t), action=rpc_api.DELETE, abandon=True)
+            with cancelling_running(stack):
+                stack.converge_stack(
+                    templates.empty_like(stack.t), action=rpc_api.DELETE, abandon=True
+                )
         return info
 
     @expected
@@ -91,10 +96,17 @@ class ActionMethods:
     def resource_signal(self, cnxt, stack_identity, resource_name, details, sync_call=False):
         """Hand ``details`` to the resource's signal handler (in a thread unless sync_call).
 
-        :raises: ResourceActionNotSupported for a type without a signal handler
+        ``{"unset_hook": <hook>}`` clears a hook the resource is paused at (engine/hooks.py).
+
+        :raises: ResourceActionNotSupported for a type without a signal handler;
+                 InvalidBreakPointHook for an unset_hook naming no hook that is set
         """
         stack = self._load_stack(cnxt, stack_identity)
         rsrc = self._load_resource(cnxt, stack, _find_resource_row(stack, resource_name))
+        if hooks.check_unset(rsrc, details):
+            # ``openstack stack hook clear``: handled here, never by the plugin
+            hooks.unset(rsrc, details)
+            return
         handle_signal = getattr(rsrc, "handle_signal", None)
         if handle_signal is None:
             raise exception.ResourceActionNotSupported(action="signal")
@@ -155,6 +167,12 @@ def abandon_data(stack):
     resources = {}
     for name in stack.t.resource_names():
         row = rows.get(name)
+        child = _child_stack_row(stack, row)
+        if child is not None:
+            # a nested stack resource is abandoned as its whole child stack (as Heat's
+            # StackResource.prepare_abandon)
+            resources[name] = abandon_data(parser.Stack.load(stack.context, row=child))
+            continue
         resources[name] = {
             "name": name,
             "resource_id": row.nova_instance if row is not None else None,
@@ -175,8 +193,20 @@ def abandon_data(stack):
         "resources": resources,
         "project_id": stack.tenant,
         "stack_user_project_id": stack.stack_user_project_id,
-        "tags": stack.tags,
+        "tags": stack.tags or [],
     }
+
+
+def _child_stack_row(stack, row):
+    """The child stack of resource ``row`` when it is a nested stack resource, else None."""
+    if row is None or not row.nova_instance:
+        return None
+    try:
+        uuid.UUID(row.nova_instance)
+    except ValueError:
+        return None
+    child = db_api.stack_get(row.nova_instance)
+    return child if child is not None and child.owner_id == stack.id else None
 
 
 def _find_resource_row(stack, name):
@@ -194,6 +224,30 @@ def _find_resource_row(stack, name):
         if match:
             return max(match, key=lambda r: r.id)
     raise exception.ResourceNotFound(resource_name=name, stack_name=stack.name)
+
+
+@contextlib.contextmanager
+def cancelling_running(stack):
+    """Around starting a DELETE traversal: a running traversal is stopped first
+    (``<ACTION>_FAILED "Stack <ACTION> cancelled"``), and once the new one is stored the
+    workers still running its resources' tasks are told to abort them; each aborted node
+    then joins the new traversal (spec §4.14)."""
+    running = stack.status == rpc_api.IN_PROGRESS
+    if running:
+        stop_traversal(stack)
+    yield
+    if running:
+        cancel_workers(stack)
+
+
+def cancel_workers(stack):
+    """Cast ``cancel_check_resource`` to every worker holding a lock on the stack."""
+    from heat_lite.rpc import worker_client
+
+    engines = {r.engine_id for r in db_api.resource_get_all_by_stack(stack.id) if r.engine_id}
+    client = worker_client.WorkerClient()
+    for engine_id in sorted(engines):
+        client.cancel_check_resource(stack.context, stack.id, engine_id)
 
 
 def stop_traversal(stack):

@@ -16,7 +16,15 @@ import uuid
 from heat_lite.common import exception, identifier
 from heat_lite.db import api as db_api
 from heat_lite.db import snapshots as db_snapshots
-from heat_lite.engine import environment, event, sync_point, templates, threads
+from heat_lite.engine import (
+    environment,
+    event,
+    hooks,
+    parameter_groups,
+    sync_point,
+    templates,
+    threads,
+)
 from heat_lite.engine.dependencies import Dependencies
 from heat_lite.rpc import api as rpc_api
 
@@ -103,6 +111,7 @@ class Stack:
         self.stack_user_project_id = stack_user_project_id or self.tenant
         self.current_deps = current_deps
         self.node_data = {}
+        self._root_stack_id = None
         self._parameters = None
         self._definitions = None
 
@@ -170,6 +179,17 @@ class Stack:
         )
         return self.id
 
+    def root_stack_id(self):
+        """The id of the top stack of this one's tree (its owners walked up)."""
+        if self.owner_id is None:
+            return self.id
+        if self._root_stack_id is None:
+            root = db_api.stack_get(self.owner_id, show_deleted=True)
+            while root is not None and root.owner_id is not None:
+                root = db_api.stack_get(root.owner_id, show_deleted=True)
+            self._root_stack_id = root.id if root is not None else self.owner_id
+        return self._root_stack_id
+
     def identifier(self):
         return identifier.HeatIdentifier(self.tenant, self.name, self.id)
 
@@ -209,10 +229,14 @@ class Stack:
         """The template's dependency graph of resource names (bad references, cycles raise)."""
         return self.t.dependencies(self, self.definitions)
 
-    def validate(self):
-        """Template sections, parameters, resource types and properties, outputs, graph."""
+    def validate(self, strict=True):
+        """Template sections, parameters, resource types and properties, nested stacks,
+        outputs, graph. Without ``strict`` (a child validated with its root) parameter
+        and property values are not checked."""
+        hooks.validate(self.env)
         self.t.validate()
-        self.parameters.validate(validate_value=True)
+        self.parameters.validate(validate_value=strict)
+        self.validate_groups_and_names()
         for defn in self.definitions.values():
             defn.validate()
             try:
@@ -221,10 +245,21 @@ class Stack:
                 # Heat reports this as a plain validation failure
                 raise exception.StackValidationFailed(message=exc.error_message)
             if cls.validate_properties:
-                defn.properties(cls.properties_schema).validate(with_value=True)
+                defn.properties(cls.properties_schema).validate(with_value=strict)
+            if hasattr(cls, "validate_nested_stack"):
+                cls(defn.name, defn, self).validate_nested_stack(strict)
         for output in self.t.outputs(self).values():
             output.validate()
         self.dependencies()
+
+    def validate_groups_and_names(self):
+        """parameter_groups, conditions, and no parameter named like a resource (Heat's
+        ``Duplicate names {'x'}``)."""
+        parameter_groups.validate(self.t.t.get(parameter_groups.PARAMETER_GROUPS), self.parameters)
+        self.t.conditions(self).validate()
+        duplicates = set(self.parameters) & set(self.definitions)
+        if duplicates:
+            raise exception.StackValidationFailed(message="Duplicate names %s" % duplicates)
 
     # -- the `stack` protocol of template functions (heat_lite.engine.function) -----------
 
@@ -310,6 +345,7 @@ class Stack:
         abandon=False,
         adopt_stack_data=None,
         pre_converge=None,
+        converge=False,
     ):
         """Start a traversal towards ``template`` (spec §4.3); the graph is built in a thread.
 
@@ -317,8 +353,11 @@ class Stack:
         ``adopt_stack_data`` (ADOPT only): the abandon data whose resources are taken over.
         ``pre_converge``: called once the resource rows and the graph are stored, before
         any node starts (RESTORE hands saved resource data to the rows it will create).
+        ``converge`` (UPDATE): every resource compares its live state, not only its stored
+        properties, with the template (update ``--converge``).
         """
         self._abandon, self._adopt_stack_data = abandon, adopt_stack_data
+        self._converge = converge
         self._pre_converge = pre_converge
         values = {}
         if action not in (rpc_api.CHECK, rpc_api.SUSPEND, rpc_api.RESUME, rpc_api.SNAPSHOT):
@@ -387,6 +426,7 @@ class Stack:
                 {"input_data": {}},
                 is_update,
                 getattr(self, "_adopt_stack_data", None),
+                converge=getattr(self, "_converge", False),
                 abandon=getattr(self, "_abandon", False),
             )
 
@@ -417,7 +457,7 @@ class Stack:
                     {
                         "name": name,
                         "stack_id": self.id,
-                        "root_stack_id": self.id,
+                        "root_stack_id": self.root_stack_id(),
                         "action": rpc_api.INIT,
                         "status": COMPLETE,
                         "status_reason": "",

@@ -9,8 +9,10 @@ CheckResource.
     service.start()    # an RPC server on topic engine_worker, server=engine_id
 """
 
+import collections
 import copy
 import logging
+import threading
 
 import oslo_messaging
 
@@ -35,6 +37,9 @@ class WorkerService:
         self._rpc_server = None
         self._client = None
         self.processed = 0
+        # stack id -> the cancel Events of the nodes running here (cancel_check_resource)
+        self._running = collections.defaultdict(set)
+        self._running_lock = threading.Lock()
 
     def start(self):
         target = oslo_messaging.Target(
@@ -77,6 +82,8 @@ class WorkerService:
         if loaded is None:
             return
         rsrc, stack = loaded
+        rsrc.converge = converge
+        rsrc.cancel_event = threading.Event()
         if stack.current_traversal != current_traversal:
             LOG.debug("Dropping %s of superseded traversal %s", resource_id, current_traversal)
             return
@@ -89,18 +96,38 @@ class WorkerService:
             stack.id,
             self.engine_id,
         )
-        check_resource.CheckResource(self.engine_id, self._client).check(
-            cnxt,
-            resource_id,
-            current_traversal,
-            is_update,
-            rsrc,
-            stack,
-            skip_propagate=skip_propagate,
-            accumulated_failures=accumulated_failures,
-            abandon=abandon,
-            adopt_stack_data=adopt_stack_data,
-        )
+        with self._running_lock:
+            self._running[stack.id].add(rsrc.cancel_event)
+        try:
+            check_resource.CheckResource(self.engine_id, self._client).check(
+                cnxt,
+                resource_id,
+                current_traversal,
+                is_update,
+                rsrc,
+                stack,
+                skip_propagate=skip_propagate,
+                accumulated_failures=accumulated_failures,
+                abandon=abandon,
+                adopt_stack_data=adopt_stack_data,
+                converge=converge,
+            )
+        finally:
+            with self._running_lock:
+                running = self._running[stack.id]
+                running.discard(rsrc.cancel_event)
+                if not running:
+                    del self._running[stack.id]
+
+    def cancel_check_resource(self, cnxt, stack_id):
+        """Stop this worker's running tasks of ``stack_id``: each ends
+        ``<ACTION>_FAILED "<ACTION> aborted (user triggered cancel)"`` and hands its node to
+        the stack's newest traversal (spec §4.14)."""
+        with self._running_lock:
+            events = list(self._running.get(stack_id, ()))
+        LOG.info("Cancelling %d running task(s) of stack %s", len(events), stack_id)
+        for cancel in events:
+            cancel.set()
 
 
 def load_resource(cnxt, resource_id, is_update, input_data):

@@ -32,6 +32,7 @@ PARAM_DISABLE_ROLLBACK = "disable_rollback"
 PARAM_TAGS = "tags"
 PARAM_EXISTING = "existing"
 PARAM_ADOPT_STACK_DATA = "adopt_stack_data"
+PARAM_CONVERGE = "converge"
 
 # stack view keys (format_stack)
 STACK_KEYS = (

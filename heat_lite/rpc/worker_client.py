@@ -46,3 +46,9 @@ class WorkerClient:
             node_type="resource",
             abandon=abandon,
         )
+
+    def cancel_check_resource(self, ctxt, stack_id, engine_id):
+        """Tell worker ``engine_id`` to stop its running tasks of stack ``stack_id``."""
+        self._client.prepare(server=engine_id, version="1.3").cast(
+            ctxt, "cancel_check_resource", stack_id=stack_id
+        )

@@ -220,3 +220,61 @@ def test_stack_limit_per_tenant(tmp_path):
             "Request limit exceeded: You have reached the maximum stacks per tenant, 1. "
             "Please delete some stacks."
         )
+
+
+def _wait_resource(heat, ident, name, state, timeout=10):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for r in heat.client.list_stack_resources(heat.ctx, ident):
+            if "%s_%s" % (r["resource_action"], r["resource_status"]) == state and (
+                r["resource_name"] == name
+            ):
+                return
+        time.sleep(0.02)
+    raise AssertionError("%s never reached %s" % (name, state))
+
+
+@pytest.mark.parametrize("how", ["delete", "abandon"])
+def test_delete_during_create_aborts_the_running_task(heat, how):
+    """A resource still creating (60 s) when its stack is deleted is told to stop: it ends
+    CREATE_FAILED "CREATE aborted (user triggered cancel)" and the delete goes on at once
+    (spec §4.14), instead of waiting for the create to finish."""
+    tmpl = _template(
+        {
+            "slow": {
+                "type": "OS::Heat::TestResource",
+                "properties": {"action_wait_secs": {"create": 60}},
+            },
+            "after": {"type": "OS::Heat::TestResource", "depends_on": ["slow"]},
+        }
+    )
+    ident = heat.client.create_stack(heat.ctx, "dx", tmpl, {}, {}, {})
+    _wait_resource(heat, ident, "slow", "CREATE_IN_PROGRESS")
+    started = time.monotonic()
+    if how == "delete":
+        heat.client.delete_stack(heat.ctx, ident)
+    else:
+        from heat_lite.conf import CONF
+
+        CONF.set_override("enable_stack_abandon", True)
+        try:
+            heat.client.abandon_stack(heat.ctx, ident)
+        finally:
+            CONF.clear_override("enable_stack_abandon")
+    stack = _wait(heat, ident, {"DELETE_COMPLETE", "DELETE_FAILED"}, timeout=20)
+    assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
+    assert time.monotonic() - started < 20
+    events = [
+        (
+            e["resource_name"],
+            "%s_%s" % (e["resource_action"], e["resource_status"]),
+            e["resource_status_reason"],
+        )
+        for e in heat.client.list_events(heat.ctx, ident, sort_dir="asc")
+    ]
+    assert ("dx", "CREATE_FAILED", "Stack CREATE cancelled") in events
+    assert ("slow", "CREATE_FAILED", "CREATE aborted (user triggered cancel)") in events
+    assert events.index(("dx", "CREATE_FAILED", "Stack CREATE cancelled")) < events.index(
+        ("slow", "CREATE_FAILED", "CREATE aborted (user triggered cancel)")
+    )
+    assert events[-1] == ("dx", "DELETE_COMPLETE", "Stack DELETE completed successfully")

@@ -1,8 +1,11 @@
 """Environments (resource_registry) and nested stacks through the in-process engine."""
 
+import contextlib
+
 import pytest
 import yaml
 
+from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
 from tests.fixtures import inprocess
 
@@ -416,3 +419,58 @@ def test_nested_update_and_failure(heat):
     assert stack["stack_status_reason"] == (
         "Resource CREATE failed: ValueError: resources.st.resources.bad: Test Resource failed bad"
     )
+
+
+def _child_state(heat, rsrc):
+    row = db_api.stack_get(rsrc["physical_resource_id"], show_deleted=True)
+    return "%s_%s" % (row.action, row.status)
+
+
+def test_nested_stacks_follow_suspend_resume_check_and_abandon(heat):
+    """A nested stack is suspended, resumed, checked and abandoned with its parent, as
+    Heat's StackResource does (the child's own traversal, its own events)."""
+    leaf = _template({"t": {"type": "OS::Heat::TestResource", "properties": {"value": "v"}}})
+    tmpl = _template(
+        {
+            "st": {"type": "OS::Heat::Stack", "properties": {"template": yaml.safe_dump(leaf)}},
+            "grp": {
+                "type": "OS::Heat::ResourceGroup",
+                "properties": {"count": 2, "resource_def": {"type": "OS::Heat::TestResource"}},
+            },
+        }
+    )
+    ident = heat.client.create_stack(heat.ctx, "fam", tmpl, {}, {}, {})
+    assert _wait(heat, ident, DONE)["stack_status"] == "COMPLETE"
+    top = _resources(heat, ident)
+
+    for action in ("SUSPEND", "RESUME", "CHECK"):
+        getattr(heat.client, "stack_" + action.lower())(heat.ctx, ident)
+        stack = _wait(heat, ident, {action + "_COMPLETE", action + "_FAILED"})
+        assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
+        for name in ("st", "grp"):
+            assert _child_state(heat, top[name]) == action + "_COMPLETE"
+        nested = heat.client.list_stack_resources(heat.ctx, ident, nested_depth=2)
+        leaves = [r for r in nested if r["resource_name"] in ("t", "0", "1")]
+        assert len(leaves) == 3
+        assert {r["resource_action"] for r in leaves} == {action}, leaves
+
+    with _abandon_enabled():
+        data = heat.client.abandon_stack(heat.ctx, ident)
+        stack = _wait(heat, ident, {"DELETE_COMPLETE", "DELETE_FAILED"})
+    assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
+    # the nested resources are abandoned as whole child stacks (Heat's prepare_abandon)
+    st = data["resources"]["st"]
+    assert st["id"] == top["st"]["physical_resource_id"]
+    assert st["resources"]["t"]["resource_data"] == {"value": "v"}
+    assert set(data["resources"]["grp"]["resources"]) == {"0", "1"}
+    for name in ("st", "grp"):
+        assert db_api.stack_get(top[name]["physical_resource_id"]) is None
+
+
+@contextlib.contextmanager
+def _abandon_enabled():
+    CONF.set_override("enable_stack_abandon", True)
+    try:
+        yield
+    finally:
+        CONF.clear_override("enable_stack_abandon")

@@ -596,3 +596,37 @@ def test_abandon_then_adopt(api, adopt_enabled):
         "ADOPT_FAILED",
         "Resource ADOPT failed: Exception: resources.b: Resource ID was not provided.",
     )
+
+
+CHECK_FAILS_TEMPLATE = {
+    "heat_template_version": "2018-08-31",
+    "resources": {
+        "f": {"type": "OS::Heat::TestResource", "properties": {"fail": True}},
+        "a": {"type": "OS::Heat::TestResource", "depends_on": ["f"]},
+        "b": {"type": "OS::Heat::TestResource", "depends_on": ["f"]},
+        "c": {"type": "OS::Heat::TestResource", "depends_on": ["a"]},
+    },
+}
+
+
+def test_check_collects_every_failure_then_fails_the_stack(api):
+    """a and b were never created (f failed, rollback disabled): both fail their check,
+    the traversal goes on (c, after a, is skipped) and the stack reason lists both."""
+    url = api.post_json(
+        P + "/stacks",
+        {"stack_name": "chk2", "template": CHECK_FAILS_TEMPLATE, "disable_rollback": True},
+    ).location
+    assert _wait(api, url, "CREATE_IN_PROGRESS")["stack_status"] == "CREATE_FAILED"
+    _act(api, url, {"check": None})
+    stack = _wait(api, url, "CHECK_IN_PROGRESS")
+    assert stack["stack_status"] == "CHECK_FAILED"
+    assert stack["stack_status_reason"] == (
+        "Resource CHECK failed: "
+        "a: Error: resources.a: Resource a not created yet.; "
+        "b: Error: resources.b: Resource b not created yet."
+    )
+    resources = _resources(api, url)
+    assert resources["a"] == ("CHECK_FAILED", "Can not check a, resource not created yet.")
+    assert resources["b"] == ("CHECK_FAILED", "Can not check b, resource not created yet.")
+    assert resources["f"][0] == "CHECK_COMPLETE"
+    assert resources["c"] == ("INIT_COMPLETE", "")

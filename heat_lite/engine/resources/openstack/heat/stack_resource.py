@@ -16,7 +16,7 @@ import re
 from heat_lite.common import exception, template_format
 from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
-from heat_lite.engine import environment, properties, resource
+from heat_lite.engine import environment, hooks, properties, resource
 from heat_lite.rpc import api as rpc_api
 
 P = properties.Schema
@@ -32,7 +32,78 @@ _CHILD_REASON_RE = re.compile(
 _PATH_ITEM_RE = re.compile(r"\.([^.:\[\]\s]+)|\[(\d+)\]")
 
 
-class StackResource(resource.Resource):
+def _template(child_template):
+    from heat_lite.engine import template as tmpl_mod
+
+    return tmpl_mod.Template(child_template)
+
+
+# -- validation before anything is stored (Heat's validate_nested_stack) ------------------
+
+
+def _nested_failure(ex, path):
+    """``ex`` from inside a child as the parent's StackValidationFailed at ``path``."""
+    if isinstance(ex, exception.StackValidationFailed):
+        return exception.StackValidationFailed(
+            error=ex.error, path=path + ex.path, message=ex.error_message
+        )
+    return exception.StackValidationFailed(error=type(ex).__name__, path=path, message=str(ex))
+
+
+class NestedValidation:
+    """What a nested stack resource checks while its (root) stack is validated: the child
+    it would create parses and validates (without values), recursively; its depth and
+    the resource budget of the whole tree (max_resources_per_stack) hold."""
+
+    # what error paths show between <> (TemplateResource: the template's name)
+    template_url = "nested_stack"
+
+    def validate_nested_stack(self, strict=True):
+        if (self.stack.nested_depth or 0) and strict:
+            return  # the root validated the whole tree already
+        try:
+            child = self.parse_nested_stack(self.validation_template())
+            child.validate(strict=False)
+        except Exception as ex:
+            path = [self.stack.t.RESOURCES, "%s<%s>" % (self.name, self.template_url)]
+            raise _nested_failure(ex, path)
+
+    def validation_template(self):
+        return self.child_template()
+
+    def parse_nested_stack(self, child_template):
+        """The child Stack (not stored) this resource would create from ``child_template``."""
+        from heat_lite.engine import stack as parser
+        from heat_lite.engine import template as tmpl_mod
+
+        self._check_depth()
+        tmpl = tmpl_mod.Template(child_template, files=self.child_files(), env=self.child_env())
+        self.check_resource_budget(tmpl)
+        return parser.Stack(
+            self.stack.context,
+            "%s-%s" % (self.stack.name, self.name),
+            tmpl,
+            owner_id=self.stack.id,
+            nested_depth=(self.stack.nested_depth or 0) + 1,
+            parent_resource_name=self.name,
+        )
+
+    def check_resource_budget(self, tmpl):
+        """max_resources_per_stack over the whole tree: the child's resources plus every
+        resource under the root stack, less the child's own existing ones (an update)."""
+        limit = CONF.max_resources_per_stack
+        if limit == -1:
+            return
+        total = len(tmpl.resource_names())
+        if self.stack.id is not None:
+            total += db_api.resource_count_by_root(self.stack.root_stack_id())
+        if self.resource_id:
+            total -= len(db_api.resource_get_all_by_stack(self.resource_id))
+        if total > limit:
+            raise exception.RequestLimitExceeded(message="Maximum resources per stack exceeded.")
+
+
+class StackResource(NestedValidation, resource.Resource):
     """Base of the resources whose physical resource is a child stack."""
 
     # outputs of the child: any attribute name may be asked for
@@ -58,6 +129,9 @@ class StackResource(resource.Resource):
         env = copy.deepcopy(self.stack.env or {})
         env.pop(environment.ENCRYPTED_PARAM_NAMES, None)
         env[environment.PARAMETERS] = self.child_params()
+        # per-resource entries (hooks, mappings): the child gets what is under this name
+        registry = env.setdefault(environment.RESOURCE_REGISTRY, {})
+        registry["resources"] = hooks.child_resources(self.stack.env, self.name)
         return {key: value for key, value in env.items() if value is not None}
 
     # -- the child stack -------------------------------------------------------------------
@@ -109,6 +183,7 @@ class StackResource(resource.Resource):
 
     def handle_create(self):
         self._check_depth()
+        self.check_resource_budget(_template(self.child_template()))
         ident = self._client().create_stack(
             self.stack.context,
             self.physical_resource_name(),
@@ -196,6 +271,49 @@ class StackResource(resource.Resource):
             raise self._child_failure(row.status_reason, rpc_api.DELETE)
         return row.status == rpc_api.COMPLETE
 
+    # -- actions that follow the parent's: suspend, resume, check, abandon -------------------
+
+    def _child_action(self, method):
+        """Run stack action ``method`` (an EngineClient method) on the child; the token is
+        the action to wait for."""
+        row = self._child_row()
+        if row is None:
+            raise exception.NotFound("Nested stack %s not found" % self.resource_id)
+        getattr(self._client(), method)(self.stack.context, self._child_identity(row))
+        return row.id
+
+    def handle_suspend(self):
+        return self._child_action("stack_suspend")
+
+    def check_suspend_complete(self, token):
+        return self._check_child(rpc_api.SUSPEND)
+
+    def handle_resume(self):
+        return self._child_action("stack_resume")
+
+    def check_resume_complete(self, token):
+        return self._check_child(rpc_api.RESUME)
+
+    def handle_check(self):
+        return self._child_action("stack_check")
+
+    def check_check_complete(self, token):
+        return self._check_child(rpc_api.CHECK)
+
+    def handle_abandon(self):
+        """The parent is abandoned: so is the child (its resources are retained too)."""
+        row = self._child_row()
+        if row is None:
+            return None
+        try:
+            self._client().abandon_stack(self.stack.context, self._child_identity(row))
+        except exception.EntityNotFound:
+            return None
+        return row.id
+
+    def check_abandon_complete(self, token):
+        return self.check_delete_complete(token)
+
     # -- attributes ------------------------------------------------------------------------
 
     def get_attribute(self, key, *path):
@@ -270,6 +388,29 @@ class TemplateResource(StackResource):
                 % self.template_name
             )
         return template_format.parse(files[self.template_name])
+
+    @property
+    def template_url(self):
+        return self.template_name
+
+    def validate_nested_stack(self, strict=True):
+        """The properties against the provider template's parameters (unknown ones,
+        required ones not given), then the child itself."""
+        tmpl = self.child_template()
+        if isinstance(tmpl, dict):
+            from heat_lite.engine import template as tmpl_mod
+
+            defaults = (self.stack.env or {}).get(environment.PARAMETER_DEFAULTS)
+            try:
+                schemata = tmpl_mod.Template(tmpl, files=self.child_files()).param_schemata(
+                    defaults
+                )
+            except exception.HeatException:
+                schemata = None  # reported by the child's own validation below
+            if schemata is not None:
+                schema = properties.schema_from_params(schemata)
+                self.t.properties(schema).validate(with_value=strict)
+        super().validate_nested_stack(strict)
 
     def child_params(self):
         params = {}
