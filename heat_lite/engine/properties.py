@@ -435,3 +435,30 @@ def schema_to_parameters_and_properties(schema, template_type="cfn"):
             else:
                 props[name] = {"Ref": name}
     return params, props
+
+
+_PARAM_TO_PROPERTY_TYPE = {
+    "string": Schema.STRING,
+    "number": Schema.NUMBER,
+    "comma_delimited_list": Schema.LIST,
+    "commadelimitedlist": Schema.LIST,
+    "json": Schema.MAP,
+    "boolean": Schema.BOOLEAN,
+}
+
+
+def schema_from_params(param_schemata):
+    """Property schemas standing for a provider template's parameters (Heat's
+    ``Properties.schema_from_params``): a parameter without a default is a required
+    property; list and json parameters take their values loosely (allow_conversion)."""
+    result = {}
+    for name, param in param_schemata.items():
+        prop_type = _PARAM_TO_PROPERTY_TYPE.get(str(param.type).lower(), Schema.MAP)
+        result[name] = Schema(
+            prop_type,
+            description=param.description,
+            required=param.default is None,
+            update_allowed=True,
+            allow_conversion=prop_type in (Schema.LIST, Schema.MAP),
+        )
+    return result
