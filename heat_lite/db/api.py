@@ -419,6 +419,12 @@ def resource_get_all_by_stack(stack_id):
     return _all(sa.select(T_RSRC).where(T_RSRC.c.stack_id == stack_id).order_by(T_RSRC.c.id))
 
 
+def resource_count_by_root(root_stack_id):
+    """How many resource rows the stack tree under ``root_stack_id`` holds."""
+    stmt = sa.select(sa.func.count()).where(T_RSRC.c.root_stack_id == root_stack_id)
+    return _one(stmt)[0]
+
+
 def resource_update(resource_id, values, atomic_key, expected_engine_id=None):
     """CAS write: matches only ``atomic_key`` and the expected lock holder (None = unlocked)."""
     return resource_update_and_event(resource_id, values, atomic_key, expected_engine_id, None)
@@ -543,6 +549,11 @@ def resource_data_set(resource_id, key, value, redact=False):
                     created_at=utcnow(),
                 )
             )
+
+
+def resource_data_delete(resource_id, key):
+    """Remove one resource_data entry (nothing happens when there is none)."""
+    _write(T_RDATA.delete().where(T_RDATA.c.resource_id == resource_id, T_RDATA.c.key == key))
 
 
 def resource_attr_data_set(resource_id, data):

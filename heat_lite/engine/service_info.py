@@ -25,6 +25,7 @@ from heat_lite.engine import (
     api,
     attributes,
     environment,
+    parameter_groups,
     parameters,
     properties,
     resources,
@@ -288,8 +289,8 @@ class InfoMethods:
             "Description": tmpl.description,
             "Parameters": _validate_parameters(stack),
         }
-        if tmpl.t.get("parameter_groups"):
-            result["ParameterGroups"] = tmpl.t["parameter_groups"]
+        if parameter_groups.groups_of(tmpl):
+            result["ParameterGroups"] = parameter_groups.groups_of(tmpl)
         if show_nested:
             nested = _nested_parameters(cnxt, stack)
             if nested:
@@ -458,12 +459,8 @@ def validate_stack_structure(stack, ignorable_errors=None):
     """
     stack.t.validate()
     stack.parameters.validate(validate_value=False)
-    validate_parameter_groups(stack.t.t.get("parameter_groups"), list(stack.parameters))
-    stack.t.conditions(stack).validate()
+    stack.validate_groups_and_names()
     definitions = stack.definitions
-    duplicates = set(stack.parameters) & set(definitions)
-    if duplicates:
-        raise exception.StackValidationFailed(message="Duplicate names %s" % duplicates)
     stack.dependencies()
     for defn in definitions.values():
         try:
@@ -476,37 +473,3 @@ def validate_stack_structure(stack, ignorable_errors=None):
                 raise
     for output in stack.t.outputs(stack).values():
         output.validate()
-
-
-def validate_parameter_groups(groups, param_names):
-    """Each group lists known parameters, each parameter is in one group at most."""
-    if not groups:
-        return
-    section = "parameter_groups"
-
-    def invalid(message, label=None):
-        path = [section] if label is None else [section, label]
-        return exception.StackValidationFailed(
-            error="Parameter Groups error", path=path, message=message
-        )
-
-    if not isinstance(groups, list):
-        raise invalid("The %s should be a list." % section)
-    grouped = []
-    for group in groups:
-        label = group.get("label", "")
-        names = group.get("parameters")
-        if names is None:
-            raise invalid("The parameters must be provided for each parameter group.", label)
-        if not isinstance(names, list):
-            raise invalid("The parameters of parameter group should be a list.", label)
-        for name in names:
-            if name in grouped:
-                raise invalid(
-                    "The %s parameter must be assigned to one parameter group only." % name, label
-                )
-            grouped.append(name)
-            if name not in param_names:
-                raise invalid(
-                    "The grouped parameter %s does not reference a valid parameter." % name, label
-                )

@@ -5,6 +5,7 @@ import contextlib
 import pytest
 import yaml
 
+from heat_lite.common import exception
 from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
 from tests.fixtures import inprocess
@@ -190,12 +191,11 @@ def _child_ident(heat, rsrc):
 
 def test_recursion_depth_limit(heat):
     files = {"file:///self.yaml": yaml.safe_dump(_template({"me": {"type": "file:///self.yaml"}}))}
-    ident = heat.client.create_stack(
-        heat.ctx, "deep", _template({"me": {"type": "file:///self.yaml"}}), {}, files, {}
-    )
-    stack = _wait(heat, ident, DONE, timeout=60)
-    assert stack["stack_status"] == "FAILED"
-    assert "Recursion depth exceeds 5." in stack["stack_status_reason"]
+    # Heat validates the whole tree before storing anything: the create is refused
+    with pytest.raises(exception.StackValidationFailed, match="Recursion depth exceeds 5."):
+        heat.client.create_stack(
+            heat.ctx, "deep", _template({"me": {"type": "file:///self.yaml"}}), {}, files, {}
+        )
 
 
 # -- a Magnum-like three-level template ----------------------------------------------------

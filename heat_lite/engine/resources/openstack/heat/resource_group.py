@@ -111,6 +111,22 @@ class ResourceGroup(stack_resource.StackResource):
             },
         }
 
+    def validate_nested_stack(self, strict=True):
+        """Heat validates the member definition once (as member "0"), and not at all
+        when ``count`` is 0 (so a feature can be switched off with a zero count)."""
+        try:
+            count = self.properties["count"]
+        except (ValueError, TypeError, KeyError):
+            count = None
+        if count:
+            super().validate_nested_stack(strict)
+
+    def validation_template(self):
+        return {
+            "heat_template_version": "2015-04-30",
+            "resources": {"0": self._member_definition("0")},
+        }
+
     # -- members ---------------------------------------------------------------------------
 
     def _members(self):
