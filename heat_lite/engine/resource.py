@@ -210,7 +210,7 @@ class Resource:
         }
         self.current_template_id = template_id
         self._metadata_changed = _metadata_snippet(self.t) != _metadata_snippet(new_defn)
-        if not prop_diff:
+        if not prop_diff and not self.update_needed_anyway(new_defn):
             values = {"requires": self.requires, "current_template_id": template_id}
             if self._metadata_changed:
                 values["rsrc_metadata"] = self._resolved_metadata(new_defn)
@@ -277,6 +277,10 @@ class Resource:
             raise exception.UpdateInProgress(resource_name=self.name)
         self.atomic_key += 1
         self.engine_id = holder
+
+    def update_needed_anyway(self, new_defn):
+        """Whether to run an UPDATE although no property changed (nested stacks)."""
+        return False
 
     def needs_replace(self, prop_diff, after):
         """Whether changing ``prop_diff`` needs a new physical resource (plugins may add)."""

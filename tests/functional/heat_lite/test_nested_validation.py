@@ -150,3 +150,41 @@ def test_max_resources_counts_the_whole_tree(small_heat):
     files["file:///five.yaml"] = yaml.safe_dump(five)
     message = _create_fails(heat, _template({"n": {"type": "file:///five.yaml"}}), files)
     assert message.endswith("Request limit exceeded: Maximum resources per stack exceeded.")
+
+
+def _rsrc_events(heat, ident, name):
+    return [
+        "%s_%s" % (e["resource_action"], e["resource_status"])
+        for e in heat.client.list_events(heat.ctx, ident, sort_dir="asc")
+        if e["resource_name"] == name
+    ]
+
+
+def test_only_the_provider_template_changes(heat):
+    v1 = _template(
+        {"x": {"type": "OS::Heat::Value", "properties": {"value": "one"}}},
+        outputs={"out": {"value": {"get_attr": ["x", "value"]}}},
+    )
+    v2 = _template(
+        {"x": {"type": "OS::Heat::Value", "properties": {"value": "two"}}},
+        outputs={"out": {"value": {"get_attr": ["x", "value"]}}},
+    )
+    tmpl = _template(
+        {"nest": {"type": "file:///p.yaml"}},
+        outputs={"out": {"value": {"get_attr": ["nest", "out"]}}},
+    )
+    ident = heat.client.create_stack(
+        heat.ctx, "files", tmpl, {}, {"file:///p.yaml": yaml.safe_dump(v1)}, {}
+    )
+    assert _wait(heat, ident, DONE)["stack_status"] == "COMPLETE"
+    # the same files: the nested stack is left alone
+    heat.client.update_stack(heat.ctx, ident, tmpl, {}, {"file:///p.yaml": yaml.safe_dump(v1)}, {})
+    _wait(heat, ident, {"UPDATE_COMPLETE", "UPDATE_FAILED"})
+    assert _rsrc_events(heat, ident, "nest") == ["CREATE_IN_PROGRESS", "CREATE_COMPLETE"]
+    # only the file's content changes: the nested stack is updated to it
+    heat.client.update_stack(heat.ctx, ident, tmpl, {}, {"file:///p.yaml": yaml.safe_dump(v2)}, {})
+    stack = _wait(heat, ident, {"UPDATE_COMPLETE", "UPDATE_FAILED"})
+    assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
+    assert _rsrc_events(heat, ident, "nest")[-2:] == ["UPDATE_IN_PROGRESS", "UPDATE_COMPLETE"]
+    outputs = {o["output_key"]: o["output_value"] for o in stack["outputs"]}
+    assert outputs == {"out": "two"}

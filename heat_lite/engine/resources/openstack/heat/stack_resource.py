@@ -11,12 +11,13 @@ files; its parameters are the resource's own. Attributes are the child's outputs
 """
 
 import copy
+import json
 import re
 
 from heat_lite.common import exception, template_format
 from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
-from heat_lite.engine import environment, hooks, properties, resource
+from heat_lite.engine import environment, hooks, properties, resource, templates
 from heat_lite.rpc import api as rpc_api
 
 P = properties.Schema
@@ -30,6 +31,11 @@ _CHILD_REASON_RE = re.compile(
     re.S,
 )
 _PATH_ITEM_RE = re.compile(r"\.([^.:\[\]\s]+)|\[(\d+)\]")
+
+
+def _normal(value):
+    """``value`` as it comes back from the database (JSON), for comparisons."""
+    return json.loads(json.dumps(value, default=str, sort_keys=True))
 
 
 def _template(child_template):
@@ -117,8 +123,13 @@ class StackResource(NestedValidation, resource.Resource):
     def child_params(self):
         return {}
 
+    def owner_stack(self):
+        """The stack the resource's current definition belongs to: during an update the
+        new one (its files and environment are what the child gets)."""
+        return getattr(self.t, "stack", None) or self.stack
+
     def child_files(self):
-        return dict(self.stack.t.files or {})
+        return dict(self.owner_stack().t.files or {})
 
     def child_timeout(self):
         return self.stack.timeout_mins
@@ -126,12 +137,12 @@ class StackResource(NestedValidation, resource.Resource):
     def child_env(self):
         """The parent's environment with this resource's parameters (as Heat's
         ``get_child_environment``: registry and parameter_defaults are inherited)."""
-        env = copy.deepcopy(self.stack.env or {})
+        env = copy.deepcopy(self.owner_stack().env or {})
         env.pop(environment.ENCRYPTED_PARAM_NAMES, None)
         env[environment.PARAMETERS] = self.child_params()
         # per-resource entries (hooks, mappings): the child gets what is under this name
         registry = env.setdefault(environment.RESOURCE_REGISTRY, {})
-        registry["resources"] = hooks.child_resources(self.stack.env, self.name)
+        registry["resources"] = hooks.child_resources(self.owner_stack().env, self.name)
         return {key: value for key, value in env.items() if value is not None}
 
     # -- the child stack -------------------------------------------------------------------
@@ -229,6 +240,26 @@ class StackResource(NestedValidation, resource.Resource):
 
     def needs_replace(self, prop_diff, after):
         return False
+
+    def update_needed_anyway(self, new_defn):
+        """The properties did not change, yet the child would: its template (e.g. the
+        provider template's file content), files or parameters differ from the stored
+        child's. (Heat updates a nested stack on every update of its parent.)"""
+        row = self._child_row()
+        if row is None:
+            return False
+        new = copy.copy(self)
+        new.t = new_defn
+        new.properties = (
+            new_defn.properties(self.properties_schema) if self.validate_properties else None
+        )
+        stored = templates.load(row.raw_template_id)
+        stored_params = (stored.env or {}).get(environment.PARAMETERS) or {}
+        return (
+            _normal(new.child_template()) != _normal(stored.t)
+            or _normal(new.child_params()) != _normal(stored_params)
+            or new.child_files() != dict(stored.files or {})
+        )
 
     def handle_update(self, new_defn, prop_diff):
         row = self._child_row()
@@ -381,7 +412,7 @@ class TemplateResource(StackResource):
     attributes_schema = {}
 
     def child_template(self):
-        files = self.stack.t.files or {}
+        files = self.child_files()
         if self.template_name not in files:
             raise exception.StackValidationFailed(
                 message='Could not fetch remote template "%s": Invalid URL scheme'
@@ -400,7 +431,7 @@ class TemplateResource(StackResource):
         if isinstance(tmpl, dict):
             from heat_lite.engine import template as tmpl_mod
 
-            defaults = (self.stack.env or {}).get(environment.PARAMETER_DEFAULTS)
+            defaults = (self.owner_stack().env or {}).get(environment.PARAMETER_DEFAULTS)
             try:
                 schemata = tmpl_mod.Template(tmpl, files=self.child_files()).param_schemata(
                     defaults
