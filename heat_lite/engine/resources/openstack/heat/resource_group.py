@@ -12,14 +12,37 @@ and any other name: the list of that attribute over all members.
 
 import itertools
 import json
+import time
 
-from heat_lite.engine import constraints, properties
+from heat_lite.engine import constraints, properties, templates
 from heat_lite.engine.resources.openstack.heat import stack_resource
+from heat_lite.engine.scaling import rolling_update
 
 P = properties.Schema
 
 BLACKLIST = "name_blacklist"
 REFS, REFS_MAP, REMOVED, ATTRIBUTES = "refs", "refs_map", "removed_rsrc_list", "attributes"
+ROLLING_UPDATE, BATCH_CREATE = "rolling_update", "batch_create"
+MIN_IN_SERVICE, MAX_BATCH_SIZE, PAUSE_TIME = "min_in_service", "max_batch_size", "pause_time"
+MEMBERS_VERSION = "2015-04-30"
+
+
+def _batch_size(what):
+    return P(
+        P.INTEGER,
+        "The maximum number of resources to %s at once." % what,
+        default=1,
+        constraints=[constraints.Range(min=1)],
+    )
+
+
+def _pause_time(what):
+    return P(
+        P.NUMBER,
+        "The number of seconds to wait between %s." % what,
+        default=0,
+        constraints=[constraints.Range(min=0)],
+    )
 
 
 class ResourceGroup(stack_resource.StackResource):
@@ -63,6 +86,26 @@ class ResourceGroup(stack_resource.StackResource):
         ),
     }
     attributes_schema = {}
+    update_policy_schema = {
+        ROLLING_UPDATE: P(
+            P.MAP,
+            schema={
+                MIN_IN_SERVICE: P(
+                    P.INTEGER,
+                    "The minimum number of resources in service while rolling updates are "
+                    "being executed.",
+                    default=0,
+                    constraints=[constraints.Range(min=0)],
+                ),
+                MAX_BATCH_SIZE: _batch_size("replace"),
+                PAUSE_TIME: _pause_time("batches of updates"),
+            },
+        ),
+        BATCH_CREATE: P(
+            P.MAP,
+            schema={MAX_BATCH_SIZE: _batch_size("create"), PAUSE_TIME: _pause_time("batches")},
+        ),
+    }
 
     # -- member names ----------------------------------------------------------------------
 
@@ -87,9 +130,9 @@ class ResourceGroup(stack_resource.StackResource):
             self.data_set(BLACKLIST, json.dumps(sorted(blacklist)))
         return blacklist
 
-    def _member_names(self, blacklist):
+    def _member_names(self, blacklist, size=None):
         names = (str(i) for i in itertools.count() if str(i) not in blacklist)
-        return list(itertools.islice(names, self.properties["count"]))
+        return list(itertools.islice(names, self.properties["count"] if size is None else size))
 
     def _member_definition(self, index):
         rdef = self.properties["resource_def"]
@@ -105,11 +148,126 @@ class ResourceGroup(stack_resource.StackResource):
     def child_template(self):
         blacklist = self._update_blacklist()
         return {
-            "heat_template_version": "2015-04-30",
+            "heat_template_version": MEMBERS_VERSION,
             "resources": {
                 name: self._member_definition(name) for name in self._member_names(blacklist)
             },
         }
+
+    # -- batches: update_policy batch_create and rolling_update ----------------------------
+
+    def _policy(self, name):
+        """The update_policy entry ``name`` with its defaults, None when not given."""
+        return self.t.update_policy(self.update_policy_schema)[name]
+
+    def handle_create(self):
+        batch = self._policy(BATCH_CREATE)
+        count = self.properties["count"]
+        if not (batch and count):
+            return super().handle_create()
+        self._update_blacklist()
+        batches = list(rolling_update.get_batches(count, 0, batch[MAX_BATCH_SIZE], 0))
+        return self._start_batches(batches, batch[PAUSE_TIME])
+
+    def check_create_complete(self, token):
+        if isinstance(token, dict):
+            return self._step(token)
+        return super().check_create_complete(token)
+
+    def handle_update(self, new_defn, prop_diff):
+        rolling = self._policy(ROLLING_UPDATE)
+        if rolling and "resource_def" in prop_diff:
+            blacklist = self._update_blacklist()
+            members = [n for n, _snippet in self._stored_members() if n not in blacklist]
+            batches = list(
+                rolling_update.get_batches(
+                    self.properties["count"],
+                    len(members),
+                    rolling[MAX_BATCH_SIZE],
+                    rolling[MIN_IN_SERVICE],
+                )
+            )
+            self._check_update_timeout(len(batches), rolling[PAUSE_TIME])
+            if batches:
+                return self._start_batches(batches, rolling[PAUSE_TIME])
+        return super().handle_update(new_defn, prop_diff)
+
+    def check_update_complete(self, token):
+        if isinstance(token, dict):
+            return self._step(token)
+        return super().check_update_complete(token)
+
+    def _check_update_timeout(self, batch_count, pause_sec):
+        if pause_sec * max(batch_count - 1, 0) >= self.stack.timeout_secs():
+            raise ValueError("The current update policy will result in stack update timeout.")
+
+    def _start_batches(self, batches, pause_sec):
+        token = {"batches": batches, "index": 0, "pause": pause_sec, "resume_at": None}
+        self._start_batch(token)
+        return token
+
+    def _start_batch(self, token):
+        capacity, num_new = token["batches"][token["index"]]
+        template = self._batch_template(capacity, num_new)
+        if self._child_row() is None:
+            self.create_with_template(template)
+            token["action"] = "CREATE"
+        else:
+            self.update_with_template(template)
+            token["action"] = "UPDATE"
+
+    def _step(self, token):
+        """One poll of a batched create/update: the running batch done, pause, go on."""
+        if token["resume_at"] is not None:
+            if time.monotonic() < token["resume_at"]:
+                return False
+            token["resume_at"] = None
+            self._start_batch(token)
+            return False
+        if not self._check_child(token["action"]):
+            return False
+        token["index"] += 1
+        if token["index"] >= len(token["batches"]):
+            return True
+        if token["pause"] > 0:
+            token["resume_at"] = time.monotonic() + token["pause"]
+            return False
+        self._start_batch(token)
+        return False
+
+    def _stored_members(self):
+        """(name, snippet) of the members in the child's stored template, index order."""
+        row = self._child_row()
+        if row is None:
+            return []
+        resources = templates.load(row.raw_template_id).t.get("resources") or {}
+        return sorted(resources.items(), key=lambda item: _index_key(item[0]))
+
+    def _batch_template(self, capacity, num_new):
+        """The child's template after one batch (Heat's _assemble_for_rolling_update):
+        the highest indexes get the new definition first, removed members go first."""
+        blacklist = self._blacklist()
+        names = self._member_names(blacklist, capacity)
+        existing = [(n, d) for n, d in self._stored_members() if n not in blacklist]
+        target = self.properties["count"]
+
+        def priority(item):
+            if item[0] not in names:
+                return 0
+            index = names.index(item[0])
+            return target - index if index < target else capacity
+
+        old = [(n, stack_resource.as_stored(d)) for n, d in sorted(existing, key=priority)]
+        existing_names = {n for n, _d in existing}
+        new_names = (n for n in names if n not in existing_names)
+        members = rolling_update.member_definitions(
+            old,
+            lambda name: stack_resource.as_stored(self._member_definition(name)),
+            capacity,
+            num_new,
+            lambda: next(new_names),
+        )
+        return {"heat_template_version": MEMBERS_VERSION, "resources": dict(members)}
 
     def validate_nested_stack(self, strict=True):
         """Heat validates the member definition once (as member "0"), and not at all

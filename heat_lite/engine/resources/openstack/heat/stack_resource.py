@@ -33,7 +33,7 @@ _CHILD_REASON_RE = re.compile(
 _PATH_ITEM_RE = re.compile(r"\.([^.:\[\]\s]+)|\[(\d+)\]")
 
 
-def _normal(value):
+def as_stored(value):
     """``value`` as it comes back from the database (JSON), for comparisons."""
     return json.loads(json.dumps(value, default=str, sort_keys=True))
 
@@ -193,12 +193,16 @@ class StackResource(NestedValidation, resource.Resource):
             raise exception.RequestLimitExceeded(message="Recursion depth exceeds %d." % limit)
 
     def handle_create(self):
+        return self.create_with_template(self.child_template())
+
+    def create_with_template(self, child_template):
+        """Create the child stack from ``child_template``; returns its id."""
         self._check_depth()
-        self.check_resource_budget(_template(self.child_template()))
+        self.check_resource_budget(_template(child_template))
         ident = self._client().create_stack(
             self.stack.context,
             self.physical_resource_name(),
-            self.child_template(),
+            child_template,
             self.child_env(),
             self.child_files(),
             {rpc_api.PARAM_TIMEOUT: self.child_timeout(), rpc_api.PARAM_DISABLE_ROLLBACK: True},
@@ -256,19 +260,23 @@ class StackResource(NestedValidation, resource.Resource):
         stored = templates.load(row.raw_template_id)
         stored_params = (stored.env or {}).get(environment.PARAMETERS) or {}
         return (
-            _normal(new.child_template()) != _normal(stored.t)
-            or _normal(new.child_params()) != _normal(stored_params)
+            as_stored(new.child_template()) != as_stored(stored.t)
+            or as_stored(new.child_params()) != as_stored(stored_params)
             or new.child_files() != dict(stored.files or {})
         )
 
     def handle_update(self, new_defn, prop_diff):
+        return self.update_with_template(self.child_template())
+
+    def update_with_template(self, child_template):
+        """Update the child stack to ``child_template``; returns its id."""
         row = self._child_row()
         if row is None:
             raise exception.NotFound("Nested stack %s not found" % self.resource_id)
         self._client().update_stack(
             self.stack.context,
             self._child_identity(row),
-            self.child_template(),
+            child_template,
             self.child_env(),
             self.child_files(),
             {rpc_api.PARAM_TIMEOUT: self.child_timeout(), rpc_api.PARAM_DISABLE_ROLLBACK: True},
