@@ -462,7 +462,7 @@ class EngineService(
             rsrc = rsrc_mod.Resource.load(row, rsrc_stack, defn)
         except exception.HeatException:
             return details
-        for name in list(type(rsrc).attributes_schema) + list(with_attr or []):
+        for name in _attribute_names(rsrc) + list(with_attr or []):
             try:
                 details["attributes"][name] = rsrc.get_attribute(name)
             except Exception:
@@ -498,6 +498,19 @@ class EngineService(
             sort_dir=sort_dir,
         )
         return [api.format_event(r, idents[r.stack_id], root) for r in rows]
+
+
+def _attribute_names(rsrc):
+    """The attributes resource show lists: the type's schema; for a provider template
+    resource (Heat's TemplateResource) the outputs of its template."""
+    names = list(type(rsrc).attributes_schema)
+    if getattr(rsrc, "template_name", None):
+        try:
+            child = rsrc.child_template()
+        except (exception.HeatException, ValueError):
+            return names
+        names += [n for n in (child.get("outputs") or child.get("Outputs") or {}) if n not in names]
+    return names
 
 
 def _descendants(stack_id, depth):

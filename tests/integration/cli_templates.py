@@ -115,6 +115,32 @@ resources:
       ports: [1, 2]
 """
 
+# an environment that pauses resource r of demo.yaml before it is created
+HOOK_ENV = """\
+resource_registry:
+  resources:
+    r:
+      hooks: pre-create
+"""
+
+# an update of this one takes a few seconds (stack cancel can catch it)
+SLOW_UPDATE = """\
+heat_template_version: 2016-10-14
+parameters:
+  v:
+    type: string
+    default: a
+resources:
+  slow:
+    type: OS::Heat::TestResource
+    properties:
+      value: {get_param: v}
+      action_wait_secs: {create: 0, update: 3}
+outputs:
+  v:
+    value: {get_attr: [slow, output]}
+"""
+
 FILES = {
     "demo.yaml": DEMO,
     "env.yaml": ENV,
@@ -124,6 +150,8 @@ FILES = {
     "parent.yaml": PARENT,
     "slow.yaml": SLOW,
     "meta.yaml": META,
+    "hook_env.yaml": HOOK_ENV,
+    "slow_update.yaml": SLOW_UPDATE,
 }
 
 

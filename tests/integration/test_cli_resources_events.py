@@ -7,6 +7,7 @@ ORDER BY); heat-lite lists them in creation order, so the checks sort by name.
 """
 
 import re
+import time
 
 import pytest
 
@@ -87,6 +88,11 @@ def test_resource_list_nested_depth(cli, stacks):
         "stack", "show", child_name, "-c", "id"
     )  # fmt: skip
     assert cli.value("stack", "show", child_name, "-c", "parent") == stacks["nest1"]
+    # stack list shows nested stacks only with --nested (and then a Parent column)
+    assert child_name not in cli.value("stack", "list", "-c", "Stack Name").split()
+    nested = {row["Stack Name"]: row for row in cli.json("stack", "list", "--nested")}
+    assert list(nested[child_name])[-1] == "Parent"
+    assert (nested[child_name]["Parent"], nested["nest1"]["Parent"]) == (stacks["nest1"], None)
 
 
 def test_resource_show_metadata(cli, stacks):
@@ -111,6 +117,7 @@ def test_resource_show_metadata(cli, stacks):
     )
 
     kid = cli.json("stack", "resource", "show", "nest1", "kid")
+    assert kid["attributes"] == {"out": "hello"}  # a provider template's outputs
     assert [link["rel"] for link in kid["links"]] == ["self", "stack", "nested"]
     assert re.search(r"/stacks/nest1-kid-[a-z0-9]{12}/%s$" % kid["physical_resource_id"],
                      kid["links"][2]["href"])  # fmt: skip
@@ -222,3 +229,29 @@ def test_event_list_nested_depth(cli, stacks):
         ["kid", "CREATE_COMPLETE", "nest1"]
     )
     assert rows[-1] == ["nest1", "CREATE_COMPLETE", "nest1"]
+
+
+def test_hook_poll_and_clear(cli, cli_hc, stacks):
+    pytest.importorskip("heat_lite.engine.hooks")  # breakpoints (hooks) are in the engine
+    cli("stack", "create", "-t", "demo.yaml", "-e", "hook_env.yaml", "hk1")
+    deadline = time.monotonic() + 60
+    reason = "CREATE paused until Hook pre-create is cleared"
+    while not any(e.resource_status_reason == reason for e in cli_hc.events.list("hk1")):
+        assert time.monotonic() < deadline, "the hook never paused r"
+        time.sleep(0.1)
+
+    (paused,) = cli.json("stack", "hook", "poll", "hk1")
+    assert list(paused) == [
+        "Resource Name", "ID", "Resource Status Reason", "Resource Status", "Event Time",
+    ]  # fmt: skip
+    assert (paused["Resource Name"], paused["Resource Status"]) == ("r", "INIT_COMPLETE")
+    assert paused["Resource Status Reason"] == reason
+    assert cli.value("stack", "show", "hk1", "-c", "stack_status") == "CREATE_IN_PROGRESS"
+
+    assert cli("stack", "hook", "clear", "hk1", "r", "--pre-create") == ""
+    helpers.wait_for_status(cli_hc, "hk1", {"CREATE_COMPLETE"}, timeout=60)
+    rows = cli.lines("stack", "event", "list", "hk1", "--resource", "r", "-c", "resource_status")
+    assert rows == [["INIT_COMPLETE"]] * 2 + [["CREATE_IN_PROGRESS"], ["CREATE_COMPLETE"]]
+    assert cli.error("stack", "hook", "poll", "hk1") == (
+        "Stack status CREATE_COMPLETE not IN_PROGRESS"
+    )

@@ -269,6 +269,23 @@ def test_cancel_create_without_rollback(cli, cli_hc):
     )
 
 
+def test_cancel_update_rolls_back(cli, cli_hc):
+    cli("stack", "create", "-t", "slow_update.yaml", "c2")
+    _wait(cli_hc, "c2", {"CREATE_COMPLETE"})
+    cli("stack", "update", "c2", "--existing", "--parameter", "v=b")
+    _wait(cli_hc, "c2", {"UPDATE_IN_PROGRESS"})
+    (row,) = cli.json("stack", "cancel", "c2")
+    assert (row["Stack Name"], row["Stack Status"]) == ("c2", "ROLLBACK_IN_PROGRESS")
+    _wait(cli_hc, "c2", {"ROLLBACK_COMPLETE"})
+    shown = cli.json("stack", "show", "c2")
+    assert shown["stack_status_reason"] == "Stack ROLLBACK completed successfully"
+    assert shown["outputs"][0]["output_value"] == "a"
+    reasons = cli.lines("stack", "event", "list", "c2", "--resource", "c2",
+                        "-c", "resource_status")  # fmt: skip
+    assert reasons[-3:] == [["UPDATE_IN_PROGRESS"], ["ROLLBACK_IN_PROGRESS"],
+                            ["ROLLBACK_COMPLETE"]]  # fmt: skip
+
+
 def test_failures_list(cli, cli_hc):
     cli("stack", "create", "-t", "fail.yaml", "f1")
     _wait(cli_hc, "f1", {"CREATE_FAILED"})
