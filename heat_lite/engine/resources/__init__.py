@@ -15,7 +15,7 @@ PLUGIN_MODULES = (
     "heat_lite.engine.resources.openstack.heat.test_resource",
     "heat_lite.engine.resources.openstack.heat.random_string",
     "heat_lite.engine.resources.openstack.heat.value",
-    "heat_lite.engine.resources.openstack.heat.stack_resource",
+    "heat_lite.engine.resources.openstack.heat.remote_stack",
     "heat_lite.engine.resources.openstack.heat.resource_group",
     "heat_lite.engine.resources.openstack.heat.software_config",
     "heat_lite.engine.resources.openstack.heat.software_deployment",

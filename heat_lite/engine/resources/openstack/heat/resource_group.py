@@ -160,10 +160,14 @@ class ResourceGroup(stack_resource.StackResource):
         """The update_policy entry ``name`` with its defaults, None when not given."""
         return self.t.update_policy(self.update_policy_schema)[name]
 
+    def get_size(self):
+        """How many members the group has (Heat's name; subclasses count otherwise)."""
+        return self.properties["count"]
+
     def handle_create(self):
         batch = self._policy(BATCH_CREATE)
-        count = self.properties["count"]
-        if not (batch and count):
+        count = self.get_size() if batch else None
+        if not count:
             return super().handle_create()
         self._update_blacklist()
         batches = list(rolling_update.get_batches(count, 0, batch[MAX_BATCH_SIZE], 0))
@@ -181,7 +185,7 @@ class ResourceGroup(stack_resource.StackResource):
             members = [n for n, _snippet in self._stored_members() if n not in blacklist]
             batches = list(
                 rolling_update.get_batches(
-                    self.properties["count"],
+                    self.get_size(),
                     len(members),
                     rolling[MAX_BATCH_SIZE],
                     rolling[MIN_IN_SERVICE],
@@ -249,7 +253,7 @@ class ResourceGroup(stack_resource.StackResource):
         blacklist = self._blacklist()
         names = self._member_names(blacklist, capacity)
         existing = [(n, d) for n, d in self._stored_members() if n not in blacklist]
-        target = self.properties["count"]
+        target = self.get_size()
 
         def priority(item):
             if item[0] not in names:
@@ -273,7 +277,7 @@ class ResourceGroup(stack_resource.StackResource):
         """Heat validates the member definition once (as member "0"), and not at all
         when ``count`` is 0 (so a feature can be switched off with a zero count)."""
         try:
-            count = self.properties["count"]
+            count = self.get_size()
         except (ValueError, TypeError, KeyError):
             count = None
         if count:

@@ -1,4 +1,4 @@
-"""Nested stacks: OS::Heat::Stack and provider templates (TemplateResource).
+"""Nested stacks: the StackResource base and provider templates (TemplateResource).
 
 A nested stack resource owns a real child stack: ``handle_create`` asks the engine (over
 RPC, as Heat's ``stack_resource`` does) to create the child with ``owner_id`` = this
@@ -380,35 +380,6 @@ def _resolved_props(rsrc):
     return dict(rsrc.t.resolved_properties() or {})
 
 
-class NestedStack(StackResource):
-    """OS::Heat::Stack -- a child stack from an inline template."""
-
-    properties_schema = {
-        "template": P(
-            P.STRING, "The template of the nested stack.", required=True, update_allowed=True
-        ),
-        "parameters": P(P.MAP, "The parameters of the nested stack.", update_allowed=True),
-        "timeout": P(P.INTEGER, "The stack creation timeout in minutes.", update_allowed=True),
-        "context": P(P.MAP, "Context for this stack.", update_allowed=False),
-    }
-    attributes_schema = {}
-
-    def child_template(self):
-        tmpl = self.properties["template"]
-        if isinstance(tmpl, str):
-            tmpl = template_format.parse(tmpl)
-        return tmpl
-
-    def child_params(self):
-        return dict(self.properties["parameters"] or {})
-
-    def child_timeout(self):
-        return self.properties["timeout"] or self.stack.timeout_mins
-
-    def get_reference_id(self):
-        return self.resource_id if self.resource_id is not None else self.name
-
-
 class TemplateResource(StackResource):
     """A resource whose type is a provider template (from ``files``): its properties are
     the child's parameters, its attributes the child's outputs; its reference is the
@@ -486,7 +457,3 @@ def template_class(name, files=None):
         cls = type("TemplateResource", (TemplateResource,), {"template_name": name})
         _TEMPLATE_CLASSES[name] = cls
     return cls
-
-
-def resource_mapping():
-    return {"OS::Heat::Stack": NestedStack}
