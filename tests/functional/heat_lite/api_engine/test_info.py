@@ -83,7 +83,35 @@ def test_template_functions_errors(api):
 
 # -- resource types -----------------------------------------------------------------------
 
-TYPES = [
+# the OpenStack types served by the simulated cloud, then Heat's own (sorted, as Heat lists)
+OPENSTACK_TYPES = [
+    "OS::Cinder::Volume",
+    "OS::Cinder::VolumeAttachment",
+]
+OPENSTACK_TYPES_AFTER_HEAT = [
+    "OS::Neutron::FloatingIP",
+    "OS::Neutron::LBaaS::HealthMonitor",
+    "OS::Neutron::LBaaS::Listener",
+    "OS::Neutron::LBaaS::LoadBalancer",
+    "OS::Neutron::LBaaS::Pool",
+    "OS::Neutron::LBaaS::PoolMember",
+    "OS::Neutron::Net",
+    "OS::Neutron::Port",
+    "OS::Neutron::Router",
+    "OS::Neutron::RouterInterface",
+    "OS::Neutron::SecurityGroup",
+    "OS::Neutron::SecurityGroupRule",
+    "OS::Neutron::Subnet",
+    "OS::Nova::KeyPair",
+    "OS::Nova::Server",
+    "OS::Nova::ServerGroup",
+    "OS::Octavia::HealthMonitor",
+    "OS::Octavia::Listener",
+    "OS::Octavia::LoadBalancer",
+    "OS::Octavia::Pool",
+    "OS::Octavia::PoolMember",
+]
+HEAT_TYPES = [
     "OS::Heat::None",
     "OS::Heat::RandomString",
     "OS::Heat::ResourceGroup",
@@ -97,6 +125,7 @@ TYPES = [
     "OS::Heat::TestResource",
     "OS::Heat::Value",
 ]
+TYPES = OPENSTACK_TYPES + HEAT_TYPES + OPENSTACK_TYPES_AFTER_HEAT
 
 
 def test_resource_types_list_and_filters(api):

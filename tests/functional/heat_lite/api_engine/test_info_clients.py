@@ -14,6 +14,8 @@ from heatclient import exc as heat_exc
 from keystoneauth1 import noauth as ks_noauth
 from keystoneauth1 import session as ks_session
 
+from tests.functional.heat_lite.api_engine import test_info
+
 pytestmark = pytest.mark.functional
 
 TEMPLATE = {
@@ -72,20 +74,7 @@ def test_heatclient_info_calls(endpoint, make_client):
     with pytest.raises(heat_exc.HTTPNotFound):
         hc.template_versions.get("bogus")
 
-    assert [t.resource_type for t in hc.resource_types.list()] == [
-        "OS::Heat::None",
-        "OS::Heat::RandomString",
-        "OS::Heat::ResourceGroup",
-        "OS::Heat::SoftwareConfig",
-        "OS::Heat::SoftwareDeployment",
-        "OS::Heat::SoftwareDeploymentGroup",
-        "OS::Heat::Stack",
-        "OS::Heat::StructuredConfig",
-        "OS::Heat::StructuredDeployment",
-        "OS::Heat::StructuredDeploymentGroup",
-        "OS::Heat::TestResource",
-        "OS::Heat::Value",
-    ]
+    assert [t.resource_type for t in hc.resource_types.list()] == test_info.TYPES
     listed = hc.resource_types.list(filters={"name": "OS::Heat::T"}, with_description=True)
     assert [t.resource_type for t in listed] == ["OS::Heat::TestResource"]
     schema = hc.resource_types.get("OS::Heat::TestResource")
