@@ -3,6 +3,7 @@ creates the members in batches, rolling_update replaces their definition batch b
 (highest index first), as Heat 27 does."""
 
 import pytest
+import yaml
 
 from tests.fixtures import inprocess
 
@@ -143,3 +144,49 @@ def test_a_pause_that_cannot_fit_the_stack_timeout_fails_the_update(heat):
         "Resource UPDATE failed: ValueError: resources.grp: The current update policy will "
         "result in stack update timeout."
     )
+
+
+def test_group_attributes_refs_map_and_removed_list(heat):
+    member = {
+        "heat_template_version": "2018-08-31",
+        "parameters": {"ip": {"type": "string"}},
+        "resources": {
+            "v": {"type": "OS::Heat::Value", "properties": {"value": {"get_param": "ip"}}}
+        },
+        "outputs": {"ip": {"value": {"get_attr": ["v", "value"]}}},
+    }
+    files = {"file:///member.yaml": yaml.safe_dump(member)}
+
+    def tmpl(remove=()):
+        return {
+            "heat_template_version": "2018-08-31",
+            "resources": {
+                "grp": {
+                    "type": "OS::Heat::ResourceGroup",
+                    "properties": {
+                        "count": 2,
+                        "removal_policies": [{"resource_list": list(remove)}],
+                        "resource_def": {
+                            "type": "file:///member.yaml",
+                            "properties": {"ip": "10.0.0.%index%"},
+                        },
+                    },
+                }
+            },
+            "outputs": {
+                "by_member": {"value": {"get_attr": ["grp", "attributes", "ip"]}},
+                "refs_map": {"value": {"get_attr": ["grp", "refs_map"]}},
+                "removed": {"value": {"get_attr": ["grp", "removed_rsrc_list"]}},
+            },
+        }
+
+    ident = heat.client.create_stack(heat.ctx, "attrs", tmpl(), {}, files, {})
+    outputs = _outputs(_done(heat, ident, "CREATE"))
+    assert outputs["by_member"] == {"0": "10.0.0.0", "1": "10.0.0.1"}
+    assert sorted(outputs["refs_map"]) == ["0", "1"]
+    assert outputs["removed"] == []
+    heat.client.update_stack(heat.ctx, ident, tmpl(remove=["0"]), {}, files, {})
+    outputs = _outputs(_done(heat, ident, "UPDATE"))
+    assert outputs["by_member"] == {"1": "10.0.0.1", "2": "10.0.0.2"}
+    assert sorted(outputs["refs_map"]) == ["1", "2"]
+    assert outputs["removed"] == ["0"]

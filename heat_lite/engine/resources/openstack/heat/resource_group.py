@@ -4,6 +4,7 @@ The child template has members ``"0"``, ``"1"``, ... (names in ``removal_policie
 are never reused); ``%index%`` (``index_var``) in the member properties becomes the
 member's index. Attributes: ``refs``, ``refs_map``, ``removed_rsrc_list``,
 ``resource.N`` (member N's reference), ``resource.N.<attr>`` (member N's attribute),
+``attributes`` ({member: that attribute}, with the attribute as the next path item),
 and any other name: the list of that attribute over all members.
 
     get_attr: [grp, kube_master_ip]            -> ['10.0.0.3', '10.0.0.4']
@@ -334,8 +335,25 @@ class ResourceGroup(stack_resource.StackResource):
         if key == REMOVED:
             return sorted(self._blacklist(), key=_index_key)
         if key == ATTRIBUTES:
-            return None
+            if path:
+                return {name: member.get_attribute(*path) for name, member in members}
+            return _by_attribute(members)
         return [member.get_attribute(key, *path) for _name, member in members]
+
+
+def _by_attribute(members):
+    """``attributes`` before its path is known: {attribute: {member: value}} over every
+    attribute (output) of the members, so ``[grp, attributes, ip]`` selects
+    {member: ip} from it."""
+    values = {}
+    for name, member in members:
+        if isinstance(member, stack_resource.StackResource):
+            member_values = member.child_outputs()
+        else:
+            member_values = {k: member.get_attribute(k) for k in type(member).attributes_schema}
+        values[name] = member_values
+    attrs = {attr for member_values in values.values() for attr in member_values}
+    return {attr: {name: values[name].get(attr) for name in values} for attr in sorted(attrs)}
 
 
 def _index_key(name):
