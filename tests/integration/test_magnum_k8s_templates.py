@@ -144,6 +144,20 @@ def test_cluster_converges_scales_and_deletes(hc, sim_objects):
     assert scaled["api_address"] == out["api_address"]
     assert sim_objects()["nova.server"] == 4
 
+    # resize as Magnum does: remove one node by its server id (the member's reference)
+    minions = hc.resources.get(stack_id, "kube_minions").physical_resource_id
+    member1 = hc.resources.get(minions, "1").physical_resource_id
+    server1 = hc.resources.get(member1, "kube-minion").physical_resource_id
+    hc.stacks.update(
+        stack_id, existing=True, parameters={"number_of_minions": 2, "minions_to_remove": server1}
+    )
+    stack = helpers.wait_for_status(hc, stack_id, {"UPDATE_COMPLETE", "UPDATE_FAILED"})
+    assert stack.stack_status == "UPDATE_COMPLETE", stack.stack_status_reason
+    resized = _outputs(stack)["kube_minions_private"]
+    kept = [ip for i, ip in enumerate(scaled["kube_minions_private"]) if i != 1]
+    assert resized == kept
+    assert sim_objects()["nova.server"] == 3
+
     hc.stacks.delete(stack_id)
     helpers.wait_for_status(hc, stack_id, {"DELETE_COMPLETE", "DELETE_FAILED"})
     assert sim_objects() == {}
