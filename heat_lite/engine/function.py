@@ -18,7 +18,7 @@ worker's lightweight stack implement it; tests use a small fake):
 * ``stack.has_resource(name) -> bool`` -- whether the template defines a resource of
   that name; references to anything else are ``InvalidTemplateReference`` (and CFN's
   ``Ref`` of any other name is a parameter reference).
-* ``stack.resource_reference(name) -> str | None`` -- ``get_resource``.
+* ``stack.resource_reference(name) -> str`` -- ``get_resource``.
 * ``stack.resource_attribute(name, attr, *path)`` -- ``get_attr``: the value of ``attr``
   selected along ``path`` (``attributes.select_from_attribute`` does the selecting;
   anything missing is None; None while the resource has no value yet). The 2013-05-23

@@ -246,6 +246,9 @@ class Stack:
                 raise exception.StackValidationFailed(message=exc.error_message)
             if cls.validate_properties:
                 defn.properties(cls.properties_schema).validate(with_value=strict)
+                if defn.update_policy_data is not None:
+                    policy_schema = getattr(cls, "update_policy_schema", {})
+                    defn.update_policy(policy_schema).validate(with_value=strict)
             if hasattr(cls, "validate_nested_stack"):
                 cls(defn.name, defn, self).validate_nested_stack(strict)
         for output in self.t.outputs(self).values():
@@ -271,8 +274,10 @@ class Stack:
         return name not in self.node_data
 
     def resource_reference(self, name):
+        """``get_resource``: the reference id; a resource not created yet is known by its
+        name (Heat's ``get_reference_id`` without a resource id), e.g. in a preview."""
         data = self.node_data.get(name)
-        return data.get("reference_id") if data else None
+        return data.get("reference_id") if data else name
 
     def resource_attribute(self, name, attr, *path):
         data = self.node_data.get(name)

@@ -220,6 +220,11 @@ def test_preview_create(cli):
     assert stack["description"] == "demo"
     assert stack["parameters"]["p"] == "q"
     assert stack["tags"] == []
+    # nothing is created: get_attr has no value yet, get_resource gives the name (as Heat)
+    assert stack["outputs"] == [
+        {"output_key": "o", "description": "out o", "output_value": None},
+        {"output_key": "ref", "description": "No description given", "output_value": "r"},
+    ]
     resources = {r["resource_name"]: r for r in stack["resources"]}
     assert sorted(resources) == ["n", "r"]
     assert resources["r"]["resource_type"] == "OS::Heat::TestResource"
