@@ -1,4 +1,4 @@
-"""parameter_groups validation with Heat 27's messages, through Stack.validate."""
+"""Stack.validate: parameter_groups, duplicate names and update_policy, with Heat 27's messages."""
 
 import pytest
 
@@ -81,3 +81,40 @@ def test_duplicate_parameter_and_resource_name():
 def test_groups_of():
     tmpl = tmpl_mod.Template({"heat_template_version": "2018-08-31"})
     assert parameter_groups.groups_of(tmpl) is None
+
+
+@pytest.mark.parametrize(
+    "resource, message",
+    [
+        (
+            {"type": "OS::Heat::ResourceGroup", "update_policy": {"rolling_update": {"foo": 1}}},
+            "Property error: resources.r.update_policy.rolling_update: Unknown Property foo",
+        ),
+        (
+            {"type": "OS::Heat::ResourceGroup", "update_policy": {"bar": {}}},
+            "Property error: resources.r.update_policy: Unknown Property bar",
+        ),
+        (
+            {
+                "type": "OS::Heat::ResourceGroup",
+                "update_policy": {"rolling_update": {"max_batch_size": 0}},
+            },
+            "Property error: resources.r.update_policy.rolling_update.max_batch_size: "
+            "0 is out of range (min: 1, max: None)",
+        ),
+        (
+            {"type": "OS::Heat::TestResource", "update_policy": {"bar": {}}},
+            "Property error: resources.r.update_policy: Unknown Property bar",
+        ),
+    ],
+)
+def test_update_policy_is_checked_against_the_type_schema(resource, message):
+    if resource["type"] == "OS::Heat::ResourceGroup":
+        resource["properties"] = {"resource_def": {"type": "OS::Heat::None"}}
+    with pytest.raises(exception.StackValidationFailed) as err:
+        _validate(None, {"resources": {"r": resource}})
+    assert str(err.value) == message
+
+
+def test_a_placeholder_type_takes_any_update_policy():
+    _validate(None, {"resources": {"r": {"type": "OS::Heat::None", "update_policy": {"x": {}}}}})
