@@ -16,7 +16,10 @@ A plugin names its service (``default_client_name``) and the service's entity
         default_client_name, entity = 'cinder', 'volume'
 """
 
+import time
+
 from heat_lite.common import exception
+from heat_lite.conf import CONF
 from heat_lite.engine import attributes, clients, resource
 from heat_lite.engine.clients import client_exception
 
@@ -35,6 +38,44 @@ class ClientResource(resource.Resource):
 
     def client_plugin(self, name=None):
         return clients.client_plugin(self.stack.context, name or self.default_client_name)
+
+    # -- creating ---------------------------------------------------------------------------
+
+    def _create_steps(self):
+        """Heat's create retries: a build that fails "in error" (or a 409) is deleted and
+        made again, up to ``[DEFAULT] action_retry_limit`` times; then the failure stands."""
+        handle, check = super()._create_steps()
+        retries = {"left": max(CONF.action_retry_limit, 0)}
+
+        def attempt(box):
+            try:
+                box["token"] = handle()
+            except client_exception.Conflict as exc:
+                retry(box, exc)
+
+        def retry(box, failure):
+            if retries["left"] <= 0:
+                raise failure
+            retries["left"] -= 1
+            token = self.handle_delete()
+            while not self.check_delete_complete(token):
+                time.sleep(self.poll_cap)
+            self.resource_id_set(None)
+            attempt(box)
+
+        def handle_with_retries():
+            box = {}
+            attempt(box)
+            return box
+
+        def check_with_retries(box):
+            try:
+                return check(box.get("token"))
+            except (exception.ResourceInError, client_exception.Conflict) as exc:
+                retry(box, exc)
+                return False
+
+        return handle_with_retries, check_with_retries
 
     # -- reading ----------------------------------------------------------------------------
 

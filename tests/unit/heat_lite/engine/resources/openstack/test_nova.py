@@ -79,3 +79,34 @@ def test_server_group_and_keypair(ctx):
     delete(key)
     delete(group)
     assert sim_db.sim_object_get_all(project_id="p1") == []
+
+
+def test_create_is_retried_after_an_error_build(ctx, net):
+    """Heat's action_retry_limit: the server in ERROR is deleted and booted again."""
+    CONF.set_override("action_retry_limit", 2)
+    CONF.set_override("fail_objects", ["nova.server:flaky"], group="simulated_cloud")
+    try:
+        server = make(ctx, "OS::Nova::Server", _server(net, name="flaky"))
+        handle, check = server._create_steps()
+        box = handle()
+        first = server.resource_id
+        CONF.clear_override("fail_objects", group="simulated_cloud")  # the next boot works
+        while not check(box):
+            pass
+        assert server.resource_id != first
+        assert sim_db.sim_object_get(first) is None
+        assert sim_db.sim_object_get(server.resource_id)["status"] == "ACTIVE"
+    finally:
+        CONF.clear_override("action_retry_limit")
+
+
+def test_retries_run_out(ctx, net):
+    CONF.set_override("action_retry_limit", 1)
+    CONF.set_override("fail_objects", ["nova.server:bad"], group="simulated_cloud")
+    try:
+        with pytest.raises(exception.ResourceInError):
+            create(ctx, "OS::Nova::Server", _server(net, name="bad"))
+        # the last failed server is kept (Heat deletes it with the resource)
+        assert [s["status"] for s in sim_db.sim_object_get_all("nova.server")] == ["ERROR"]
+    finally:
+        CONF.clear_override("action_retry_limit")
