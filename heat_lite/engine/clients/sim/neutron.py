@@ -51,8 +51,7 @@ class NeutronClientPlugin(base.SimService):
 
     def find_resourceid_by_name_or_id(self, entity, name_or_id):
         """Heat's lookup: the id of the ``entity`` ('net', 'subnet', ...) so named."""
-        if entity == "net":
-            self.ensure_public()
+        self.ensure_public()
         shared = lambda o: o.get("shared") or o.get("router:external")  # noqa: E731
         return self.find(entity, name_or_id, shared=shared)["id"]
 

@@ -93,3 +93,8 @@ def test_security_group_defaults_and_in_use(neutron, subnet):
     neutron.create_port(subnet["network_id"], security_groups=[group["id"]])
     with pytest.raises(client_exception.Conflict, match="in use"):
         neutron.delete_security_group(group["id"])
+
+
+def test_public_subnet_is_found_by_name(neutron):
+    subnet_id = neutron.find_resourceid_by_name_or_id("subnet", "public-subnet")
+    assert neutron.show("subnet", subnet_id)["cidr"] == "172.24.4.0/24"
