@@ -148,8 +148,23 @@ class ResourceDefinition:
                     )
                 self._dep_names = set()
             else:
-                self._dep_names = self._implicit_names() | set(self.depends_on)
+                self._dep_names = (
+                    self._implicit_names() | set(self.depends_on) | self._type_dependencies()
+                )
         return self._dep_names
+
+    def _type_dependencies(self):
+        """Names the resource type itself requires (Heat's ``add_dependencies``: e.g. a
+        floating IP waits for the stack's router interfaces). A plugin declares them in
+        ``implied_dependencies(defn, stack)``."""
+        resource_class = getattr(self._stack, "resource_class", None)
+        if resource_class is None:
+            return set()
+        try:
+            hook = getattr(resource_class(self), "implied_dependencies", None)
+        except exception.HeatException:
+            return set()
+        return set(hook(self, self._stack)) - {self.name} if hook is not None else set()
 
     def _implicit_names(self):
         names = set()

@@ -79,7 +79,6 @@ def _lb_template(prefix):
             },
             "floating": {
                 "type": "OS::Neutron::FloatingIP",
-                "depends_on": ["router_if"],
                 "properties": {
                     "floating_network": "public",
                     "port_id": {"get_attr": ["loadbalancer", "vip_port_id"]},

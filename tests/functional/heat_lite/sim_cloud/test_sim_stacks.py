@@ -92,7 +92,6 @@ def _server_template(flavor="m1.small", image="fedora-coreos-40", extra=None):
             },
             "fip": {
                 "type": "OS::Neutron::FloatingIP",
-                "depends_on": ["router_if"],
                 "properties": {
                     "floating_network": "public",
                     "port_id": {"get_resource": "port"},

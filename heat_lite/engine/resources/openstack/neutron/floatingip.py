@@ -4,8 +4,9 @@ The address comes from the external network's subnet; associating it needs a rou
 between that network and the port's subnet (Neutron's rule).
 """
 
+from heat_lite.common import exception
 from heat_lite.engine import attributes, constraints, properties
-from heat_lite.engine.resources.openstack.neutron import neutron
+from heat_lite.engine.resources.openstack.neutron import neutron, router
 
 P = properties.Schema
 A = attributes.Schema
@@ -71,6 +72,29 @@ class FloatingIP(neutron.NeutronResource):
         "floating_ip_address": A("The allocated address of this IP.", type=A.STRING),
         "port_id": A("ID of the port associated with this IP.", type=A.STRING),
     }
+
+    @classmethod
+    def implied_dependencies(cls, defn, stack):
+        """As Heat's add_dependencies: the stack's routers with a gateway, and (for a floating
+        IP on a port) its router interfaces, come first, so the port's subnet reaches the
+        external network when the address is associated."""
+        on_port = "port_id" in (defn.properties_data or {})
+        names = []
+        for name in stack.t.resource_names():
+            other = stack.definition(name)
+            if other is None:
+                continue
+            try:
+                other_cls = stack.resource_class(other)
+            except exception.HeatException:
+                continue
+            if on_port and issubclass(other_cls, router.RouterInterface):
+                names.append(name)
+            elif issubclass(other_cls, router.Router) and (other.properties_data or {}).get(
+                "external_gateway_info"
+            ):
+                names.append(name)
+        return names
 
     def handle_create(self):
         props = self.properties
