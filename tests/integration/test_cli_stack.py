@@ -403,3 +403,18 @@ def test_heatclient_python_api_fields(cli, cli_hc):
     assert all(TIME_RE.match(e["event_time"]) for e in events)
     rels = [link["rel"] for link in events[0]["links"]]
     assert rels == ["self", "resource", "stack"]
+    (created,) = [e for e in events if e["resource_name"] == "r" and
+                  e["resource_status"] == "CREATE_COMPLETE"]  # fmt: skip
+    detail = cli_hc.events.get("py1", "r", created["id"]).to_dict()
+    assert set(detail) == set(created) | {"resource_type", "resource_properties"}
+    assert detail["resource_type"] == "OS::Heat::TestResource"
+    # with nested_depth the server adds a root_stack link to every event
+    nested = [e.to_dict() for e in cli_hc.events.list("py1", nested_depth=1)]
+    assert {link["rel"] for link in nested[0]["links"]} == {"self", "resource", "stack",
+                                                            "root_stack"}  # fmt: skip
+
+    detailed = {
+        r.resource_name: r.to_dict() for r in cli_hc.resources.list("py1", with_detail=True)
+    }
+    assert set(detailed["r"]) == set(resources["r"]) | {"description", "attributes"}
+    assert detailed["r"]["attributes"] == {"output": "x"}
