@@ -206,3 +206,13 @@ def test_unknown_flavor_parameter_is_rejected(heat):
         "The Flavor ID (m1.huge) could not be found."
     )
     assert sim_db.sim_object_get_all("nova.server") == []
+
+
+def test_unknown_image_property_is_rejected(heat):
+    tmpl = _server_template(image="windows-11")
+    with pytest.raises(exception.StackValidationFailed) as err:
+        heat.client.create_stack(heat.ctx, "vm", tmpl, {}, {}, {})
+    assert str(err.value) == (
+        "Property error: resources.server.properties.image: Error validating value "
+        "'windows-11': The Image (windows-11) could not be found."
+    )
