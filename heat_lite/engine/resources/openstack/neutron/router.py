@@ -5,7 +5,6 @@ A router interface's physical id is Heat's ``<router id>:subnet_id=<subnet id>``
 """
 
 from heat_lite.engine import attributes, constraints, properties
-from heat_lite.engine.clients import client_exception
 from heat_lite.engine.resources.openstack.neutron import neutron
 
 P = properties.Schema
@@ -172,12 +171,6 @@ class RouterInterface(neutron.NeutronResource):
         router_id, key, value = self._parts(self.resource_id)
         router = self.client_plugin().show("router", router_id)
         return {"router_id": router["id"], key: value}
-
-    def get_attribute(self, key, *path):
-        try:
-            return super().get_attribute(key, *path)
-        except client_exception.NotFound:
-            return None
 
 
 def resource_mapping():
