@@ -118,6 +118,15 @@ class Resource:
     def resource_id_set(self, value):
         self.resource_id = value
 
+    def resource_id_store(self):
+        """Write the physical id at once (the running action holds the lock), so that it
+        shows before the action completes, as Heat's resource_id_set does."""
+        if not db_api.resource_update(
+            self.id, {"nova_instance": self.resource_id}, self.atomic_key, self.engine_id
+        ):
+            raise exception.UpdateInProgress(resource_name=self.name)
+        self.atomic_key += 1
+
     def data(self):
         if self._data is None:
             self._data = db_api.resource_data_get_all(self.id) if self.id else {}

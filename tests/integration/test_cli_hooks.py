@@ -21,10 +21,11 @@ CHAIN = {
 PAUSED = "CREATE paused until Hook pre-create is cleared"
 
 
-def _poll(cli, stack, until, timeout=30):
+def _poll(cli, stack, until, timeout=30, nested=False):
     deadline = time.monotonic() + timeout
+    args = ("--nested-depth", "2") if nested else ()
     while True:
-        rows = cli.json("stack", "hook", "poll", stack)
+        rows = cli.json("stack", "hook", "poll", stack, *args)
         if until(rows) or time.monotonic() > deadline:
             return rows
         time.sleep(0.2)
@@ -51,3 +52,19 @@ def test_pre_create_hook_poll_and_clear(cli, cli_hc, cli_dir):
     assert reasons[:2] == [PAUSED, "Hook pre-create is cleared"]
     error = cli.error("stack", "hook", "poll", "hk1")
     assert "Stack status CREATE_COMPLETE not IN_PROGRESS" in error
+
+
+def test_nested_hook_poll_and_clear(cli, cli_hc, cli_dir):
+    (cli_dir / "inner.yaml").write_text(yaml.safe_dump(CHAIN))
+    parent = {
+        "heat_template_version": "2018-08-31",
+        "resources": {"nest": {"type": "inner.yaml"}},
+    }
+    (cli_dir / "outer.yaml").write_text(yaml.safe_dump(parent))
+    cli("stack", "create", "-t", "outer.yaml", "--pre-create", "nest/b", "hk2")
+    rows = _poll(cli, "hk2", lambda rows: rows, nested=True)
+    assert [(r["Resource Name"], r["Resource Status Reason"]) for r in rows] == [("b", PAUSED)]
+    assert rows[0]["Stack Name"].startswith("hk2-nest-")
+    cli("stack", "hook", "clear", "hk2", "nest/b")
+    stack = helpers.wait_for_status(cli_hc, "hk2", {"CREATE_COMPLETE", "CREATE_FAILED"})
+    assert stack.stack_status == "CREATE_COMPLETE"

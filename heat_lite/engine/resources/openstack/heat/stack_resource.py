@@ -213,6 +213,8 @@ class StackResource(NestedValidation, resource.Resource):
             parent_resource_name=self.name,
         )
         self.resource_id_set(ident["stack_id"])
+        # shown at once: `stack hook clear parent nest/inner` finds the child through it
+        self.resource_id_store()
         return ident["stack_id"]
 
     def _check_child(self, action):
