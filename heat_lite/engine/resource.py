@@ -145,6 +145,8 @@ class Resource:
         if self.stack.action == CREATE:
             self._break_if_required(CREATE, hooks.PRE_CREATE, engine_id, timeout)
         self._run_action(CREATE, engine_id, timeout, self._create_steps)
+        if self.stack.action == CREATE:
+            self._break_if_required(CREATE, hooks.POST_CREATE, engine_id, timeout)
 
     def _create_steps(self):
         if self.properties is not None:
@@ -188,6 +190,8 @@ class Resource:
         else:
             steps = lambda: (self.handle_delete, self.check_delete_complete)  # noqa: E731
         self._run_action(DELETE, engine_id, timeout, steps)
+        if self.stack.action == DELETE and not abandon:
+            self._break_if_required(DELETE, hooks.POST_DELETE, engine_id, timeout)
 
     def update_convergence(self, template_id, requires, engine_id, timeout, new_defn):
         """Bring the resource to ``new_defn``: in place, or raise UpdateReplace.
@@ -237,6 +241,9 @@ class Resource:
             return (lambda: self.handle_update(new_defn, prop_diff)), self.check_update_complete
 
         self._run_action(UPDATE, engine_id, timeout, steps)
+        self._break_if_required(
+            UPDATE, hooks.POST_UPDATE, engine_id, timeout, env=new_defn.stack.env
+        )
 
     def _observed(self, before):
         """``before`` with what the cloud reports now (Heat's _prepare_update_props with

@@ -202,3 +202,20 @@ def test_invalid_hook_type_is_rejected(heat):
         "'post-update', 'post-delete')"
     )
     assert heat.client.list_stacks(heat.ctx) == []
+
+
+def test_post_create_hook_holds_the_dependents(heat):
+    ident = heat.client.create_stack(
+        heat.ctx, "hp", CHAIN, _hooks({"a": {"hooks": "post-create"}}), {}, {}
+    )
+    paused = _wait_event(heat, ident, "CREATE paused until Hook post-create is cleared")
+    assert paused[:2] == ("a", "CREATE_COMPLETE")
+    time.sleep(0.2)
+    assert _status(heat, ident, "b") == "INIT_COMPLETE"
+    heat.client.resource_signal(heat.ctx, ident, "a", {"unset_hook": "post-create"})
+    stack = _wait(heat, ident, {"CREATE_COMPLETE", "CREATE_FAILED"})
+    assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
+    assert [e[2] for e in _events(heat, ident) if e[0] == "a"][-2:] == [
+        "CREATE paused until Hook post-create is cleared",
+        "Hook post-create is cleared",
+    ]
