@@ -370,6 +370,11 @@ class EngineService(
         else:
             env = environment.merge(params, files, environment_files)
         tmpl = tmpl_mod.Template(template, files=files, env=env)
+        if args.get(rpc_api.PARAM_EXISTING):
+            # as Heat: the parameters the resulting template does not declare are dropped
+            declared = tmpl.param_schemata()
+            for name in [n for n in env[environment.PARAMETERS] if n not in declared]:
+                del env[environment.PARAMETERS][name]
         environment.register_template_types(env, tmpl)
         self._check_resource_limit(tmpl)
         updated = parser.Stack(

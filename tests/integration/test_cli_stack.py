@@ -151,9 +151,11 @@ def test_update_variants(cli, cli_hc):
     cli("stack", "create", "-t", "demo.yaml", "--parameter", "p=a", "--tags", "keep", "u1")
     _wait(cli_hc, "u1", {"CREATE_COMPLETE"})
 
-    # PATCH keeps template, tags and the other parameters
-    cli("stack", "update", "u1", "--existing", "--parameter", "p=b")
+    # PATCH keeps template, tags and the other parameters; parameters the template does
+    # not declare are dropped (a full update would refuse them)
+    cli("stack", "update", "u1", "--existing", "--parameter", "p=b", "--parameter", "nope=1")
     _wait(cli_hc, "u1", {"UPDATE_COMPLETE"})
+    assert cli.json("stack", "environment", "show", "u1")["parameters"] == {"p": "b"}
     shown = cli.json("stack", "show", "u1")
     assert shown["parameters"]["p"] == "b"
     assert shown["tags"] == ["keep"]
@@ -180,6 +182,9 @@ def test_update_variants(cli, cli_hc):
     _wait(cli_hc, "u1", {"UPDATE_COMPLETE"})
     shown = cli.json("stack", "show", "u1")
     assert shown["disable_rollback"] is False
+    assert cli.error("stack", "update", "u1", "-t", "demo2.yaml", "--parameter", "nope=1") == (
+        "ERROR: The Parameter (nope) was not defined in template."
+    )
     assert shown["outputs"][0]["output_value"] == "d"
 
 
