@@ -1,6 +1,7 @@
 """OS::Neutron::LBaaS::Listener: as OS::Octavia::Listener, without ``allowed_cidrs``."""
 
 from heat_lite.engine import constraints
+from heat_lite.engine.resources.openstack.neutron import lbaas
 from heat_lite.engine.resources.openstack.octavia import listener
 
 P, C = listener.P, listener.C
@@ -8,6 +9,7 @@ PROTOCOLS = ["TCP", "HTTP", "HTTPS", "TERMINATED_HTTPS"]
 
 
 class Listener(listener.Listener):
+    support_status = lbaas.SUPPORT_STATUS
     properties_schema = {
         k: v for k, v in listener.Listener.properties_schema.items() if k != "allowed_cidrs"
     }

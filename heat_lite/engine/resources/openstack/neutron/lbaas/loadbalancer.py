@@ -1,12 +1,14 @@
 """OS::Neutron::LBaaS::LoadBalancer: Neutron LBaaS v2's load balancer (``vip_subnet``
 required), served by the same load-balancing service as OS::Octavia::LoadBalancer."""
 
+from heat_lite.engine.resources.openstack.neutron import lbaas
 from heat_lite.engine.resources.openstack.octavia import loadbalancer
 
 _OCTAVIA_ONLY = ("vip_network", "vip_qos_policy", "flavor", "availability_zone")
 
 
 class LoadBalancer(loadbalancer.LoadBalancer):
+    support_status = lbaas.SUPPORT_STATUS
     properties_schema = {
         k: v
         for k, v in loadbalancer.LoadBalancer.properties_schema.items()

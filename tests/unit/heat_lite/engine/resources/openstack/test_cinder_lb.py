@@ -4,6 +4,8 @@ import pytest
 
 from heat_lite.common import exception
 from heat_lite.db import sim as sim_db
+from heat_lite.engine import resources
+from heat_lite.engine.service_info import support_status_of
 from tests.unit.heat_lite.engine.resources.openstack.conftest import create, delete, make
 
 
@@ -92,3 +94,12 @@ def test_lbaas_schemas_differ_from_octavia(ctx):
             "OS::Neutron::LBaaS::Pool",
             {"loadbalancer": "x", "protocol": "TCP", "lb_algorithm": "SOURCE_IP_PORT"},
         ).properties.validate(with_value=True)
+
+
+def test_lbaas_types_are_hidden_as_in_heat_27():
+    for name in ("LoadBalancer", "Listener", "Pool", "PoolMember", "HealthMonitor"):
+        status = support_status_of(resources.get_class("OS::Neutron::LBaaS::" + name))
+        assert (status["status"], status["message"]) == ("HIDDEN", "Use octavia instead.")
+        assert support_status_of(resources.get_class("OS::Octavia::" + name))["status"] == (
+            "SUPPORTED"
+        )
