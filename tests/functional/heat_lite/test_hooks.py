@@ -219,3 +219,21 @@ def test_post_create_hook_holds_the_dependents(heat):
         "CREATE paused until Hook post-create is cleared",
         "Hook post-create is cleared",
     ]
+
+
+def test_delete_while_paused_at_a_pre_update_hook(heat):
+    env = _hooks({"a": {"hooks": "pre-update"}})
+    ident = heat.client.create_stack(heat.ctx, "hpu", CHAIN, env, {}, {})
+    _wait(heat, ident, {"CREATE_COMPLETE"})
+    changed = _template(
+        {
+            "a": {"type": "OS::Heat::TestResource", "properties": {"value": "z"}},
+            "b": {"type": "OS::Heat::None", "depends_on": "a"},
+        }
+    )
+    heat.client.update_stack(heat.ctx, ident, changed, env, {}, {})
+    _wait_event(heat, ident, "UPDATE paused until Hook pre-update is cleared")
+    heat.client.delete_stack(heat.ctx, ident)
+    _wait(heat, ident, {"DELETE_COMPLETE"})
+    reasons = [e[2] for e in _events(heat, ident) if e[0] == "a"]
+    assert "Failure occurred while waiting." in reasons
