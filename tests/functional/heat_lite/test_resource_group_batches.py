@@ -190,3 +190,14 @@ def test_group_attributes_refs_map_and_removed_list(heat):
     assert outputs["by_member"] == {"1": "10.0.0.1", "2": "10.0.0.2"}
     assert sorted(outputs["refs_map"]) == ["1", "2"]
     assert outputs["removed"] == ["0"]
+
+
+def test_rolling_update_with_a_pause_between_batches(heat):
+    policy = {"rolling_update": {"max_batch_size": 2, "pause_time": 0.1}}
+    ident = heat.client.create_stack(heat.ctx, "paused", _group("v1", policy=policy), {}, {}, {})
+    _done(heat, ident, "CREATE")
+    heat.client.update_stack(heat.ctx, ident, _group("v2", policy=policy), {}, {}, {})
+    stack = _done(heat, ident, "UPDATE")
+    assert _outputs(stack) == {"values": ["v2"] * 3}
+    events = _events(heat, _child(heat, ident))
+    assert len([e for e in events if e[2] == "Stack UPDATE started"]) == 2

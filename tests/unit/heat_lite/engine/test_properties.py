@@ -1,7 +1,7 @@
 import pytest
 
 from heat_lite.common import exception
-from heat_lite.engine import constraints, function
+from heat_lite.engine import constraints, function, properties
 from heat_lite.engine.properties import Properties, Schema
 
 pytestmark = pytest.mark.unit
@@ -295,3 +295,24 @@ def test_constraint_definition_errors(make, message):
     with pytest.raises(exception.InvalidSchemaError) as err:
         make()
     assert str(err.value).startswith(message)
+
+
+def test_schema_from_params_makes_required_and_loose_properties():
+    from heat_lite.engine import parameters as params_mod
+
+    schemata = {
+        "s": params_mod.Schema.from_dict("s", {"type": "string"}),
+        "n": params_mod.Schema.from_dict("n", {"type": "number", "default": 1}),
+        "l": params_mod.Schema.from_dict("l", {"type": "comma_delimited_list", "default": []}),
+        "j": params_mod.Schema.from_dict("j", {"type": "json", "default": {}}),
+        "b": params_mod.Schema.from_dict("b", {"type": "boolean", "default": False}),
+    }
+    schema = properties.schema_from_params(schemata)
+    assert {k: (v.type, v.required, v.allow_conversion) for k, v in schema.items()} == {
+        "s": ("String", True, False),
+        "n": ("Number", False, False),
+        "l": ("List", False, True),
+        "j": ("Map", False, True),
+        "b": ("Boolean", False, False),
+    }
+    assert all(v.update_allowed for v in schema.values())
