@@ -235,15 +235,13 @@ class Stack:
         and property values are not checked."""
         hooks.validate(self.env)
         self.t.validate()
+        # resource types first: Heat loads the resources before it checks parameter values
+        classes = {name: self._class_of(defn) for name, defn in self.definitions.items()}
         self.parameters.validate(validate_value=strict)
         self.validate_groups_and_names()
         for defn in self.definitions.values():
             defn.validate()
-            try:
-                cls = self.resource_class(defn)
-            except exception.ResourceTypeNotFound as exc:
-                # Heat reports this as a plain validation failure
-                raise exception.StackValidationFailed(message=exc.error_message)
+            cls = classes[defn.name]
             if cls.validate_properties:
                 defn.properties(cls.properties_schema).validate(with_value=strict)
                 if defn.update_policy_data is not None:
@@ -254,6 +252,13 @@ class Stack:
         for output in self.t.outputs(self).values():
             output.validate()
         self.dependencies()
+
+    def _class_of(self, defn):
+        try:
+            return self.resource_class(defn)
+        except exception.ResourceTypeNotFound as exc:
+            # Heat reports this as a plain validation failure
+            raise exception.StackValidationFailed(message=exc.error_message)
 
     def validate_groups_and_names(self):
         """parameter_groups, conditions, and no parameter named like a resource (Heat's

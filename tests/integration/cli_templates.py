@@ -141,6 +141,17 @@ outputs:
     value: {get_attr: [slow, output]}
 """
 
+# two faults: Heat reports the unknown type before the missing parameter value
+BAD_TYPE = """\
+heat_template_version: 2016-10-14
+parameters:
+  req:
+    type: string
+resources:
+  r:
+    type: OS::Heat::Nope
+"""
+
 FILES = {
     "demo.yaml": DEMO,
     "env.yaml": ENV,
@@ -152,6 +163,7 @@ FILES = {
     "meta.yaml": META,
     "hook_env.yaml": HOOK_ENV,
     "slow_update.yaml": SLOW_UPDATE,
+    "bad_type.yaml": BAD_TYPE,
 }
 
 

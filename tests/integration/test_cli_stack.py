@@ -99,6 +99,25 @@ def test_create_wait_show_outputs_template_environment_files(cli, cli_dir):
     assert files == {"files": {env_url: json.dumps({"parameters": {"p": "fromenv"}})}}
 
 
+def test_create_errors(cli):
+    """What the CLI prints for Heat's 400/409 answers to a bad create."""
+    cli("stack", "create", "-t", "demo.yaml", "e1")
+    assert cli.error("stack", "create", "-t", "demo.yaml", "e1") == (
+        "ERROR: The Stack (e1) already exists."
+    )
+    assert cli.error("stack", "create", "-t", "demo.yaml", "1bad") == (
+        'ERROR: Invalid stack name 1bad must contain only alphanumeric or "_-." characters, '
+        "must start with alpha and must be 255 characters or less."
+    )
+    assert cli.error("stack", "create", "-t", "demo.yaml", "--parameter", "nope=1", "e2") == (
+        "ERROR: The Parameter (nope) was not defined in template."
+    )
+    assert cli.error("stack", "create", "-t", "bad_type.yaml", "e2") == (
+        "ERROR: The Resource Type (OS::Heat::Nope) could not be found."
+    )
+    assert cli.error("stack", "show", "e2") == "Stack not found: e2"
+
+
 def test_list_sort_limit_marker_filters(cli, cli_hc):
     ids = {}
     for name in ("l1", "l2", "l3"):
