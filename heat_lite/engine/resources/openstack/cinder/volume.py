@@ -50,7 +50,7 @@ class Volume(client_resource.ClientResource):
         "source_volid": P(
             P.STRING, "If specified, the volume to use as source.", constraints=[C("cinder.volume")]
         ),
-        "cinder_scheduler_hints": P(
+        "scheduler_hints": P(
             P.MAP,
             "Arbitrary key-value pairs specified by the client "
             "to help the Cinder scheduler creating a volume.",
@@ -58,7 +58,6 @@ class Volume(client_resource.ClientResource):
         "read_only": P(
             P.BOOLEAN, "Enables or disables read-only access mode of volume.", update_allowed=True
         ),
-        "multiattach": P(P.BOOLEAN, "Whether allow the volume to be attached more than once."),
     }
     attributes_schema = {
         "availability_zone": A(
@@ -112,7 +111,7 @@ class Volume(client_resource.ClientResource):
             imageRef=image_id,
             snapshot_id=props["snapshot_id"],
             source_volid=props["source_volid"],
-            multiattach=bool(props["multiattach"]),
+            multiattach=False,
             created_at=self.stack.created_time.isoformat() if self.stack.created_time else None,
         )
         self.resource_id_set(volume["id"])

@@ -50,16 +50,16 @@ class FloatingIP(neutron.NeutronResource):
             P.STRING, "IP address of the floating IP.", constraints=[C("ip_addr")]
         ),
         "dns_name": P(
-            P.STRING, "DNS name associated with floating ip.", constraints=[C("rel_dns_name")]
+            P.STRING,
+            "DNS name associated with floating ip.",
+            update_allowed=True,
+            constraints=[C("rel_dns_name")],
         ),
         "dns_domain": P(
-            P.STRING, "DNS domain associated with floating ip.", constraints=[C("dns_domain")]
-        ),
-        "tags": P(
-            P.LIST,
-            "The tags to be added to the floating ip.",
-            schema=P(P.STRING),
+            P.STRING,
+            "DNS domain associated with floating ip.",
             update_allowed=True,
+            constraints=[C("dns_domain")],
         ),
     }
     attributes_schema = {
@@ -111,7 +111,6 @@ class FloatingIP(neutron.NeutronResource):
             floating_ip_address=props["floating_ip_address"],
             dns_name=props["dns_name"],
             dns_domain=props["dns_domain"],
-            tags=props["tags"] or [],
             **self.value_specs(),
         )
         self.resource_id_set(fip["id"])
@@ -123,9 +122,12 @@ class FloatingIP(neutron.NeutronResource):
                 self.find("port", self.properties["port_id"]),
                 self.properties["fixed_ip_address"],
             )
-        if "tags" in prop_diff:
+        if "dns_name" in prop_diff or "dns_domain" in prop_diff:
             self.client_plugin().update(
-                "floatingip", self.resource_id, tags=self.properties["tags"] or []
+                "floatingip",
+                self.resource_id,
+                dns_name=self.properties["dns_name"],
+                dns_domain=self.properties["dns_domain"],
             )
 
     def _delete_resource(self, resource_id):

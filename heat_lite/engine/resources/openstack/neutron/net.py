@@ -25,6 +25,11 @@ class Net(neutron.NeutronResource):
             update_allowed=True,
         ),
         "tenant_id": P(P.STRING, "The ID of the tenant which will own the network."),
+        "availability_zone_hints": P(
+            P.LIST,
+            "Availability zone candidates for the network. It requires the availability_zone "
+            "extension to be available.",
+        ),
         "shared": P(
             P.BOOLEAN,
             "Whether this network should be shared across all tenants.",

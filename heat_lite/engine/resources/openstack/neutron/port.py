@@ -62,8 +62,10 @@ class Port(neutron.NeutronResource):
             constraints=[constraints.AllowedValues(["REPLACE_ALWAYS", "AUTO"])],
             update_allowed=True,
         ),
-        "device_id": P(P.STRING, "Device ID of this port.", update_allowed=True),
-        "device_owner": P(P.STRING, "Name of the network owning the port.", update_allowed=True),
+        "device_id": P(P.STRING, "Device ID of this port.", default="", update_allowed=True),
+        "device_owner": P(
+            P.STRING, "Name of the network owning the port.", default="", update_allowed=True
+        ),
         "mac_address": P(
             P.STRING, "MAC address to give to this port.", constraints=[C("mac_addr")]
         ),
@@ -91,6 +93,7 @@ class Port(neutron.NeutronResource):
         "binding:vnic_type": P(
             P.STRING,
             "The vnic type to be bound on the neutron port.",
+            default="normal",
             constraints=[
                 constraints.AllowedValues(
                     [
@@ -151,6 +154,9 @@ class Port(neutron.NeutronResource):
         "port_security_enabled": A("Port security enabled of the port.", type=A.BOOLEAN),
         "qos_policy_id": A("The QoS policy ID attached to this port.", type=A.STRING),
         "dns_assignment": A("The DNS assigned to this port.", type=A.MAP),
+        "propagate_uplink_status": A(
+            "Enable/Disable propagate uplink status for the port.", type=A.BOOLEAN
+        ),
         "network": A("The attributes of the network owning the port.", type=A.MAP),
     }
 

@@ -64,6 +64,13 @@ class Router(neutron.NeutronResource):
         "tags": P(
             P.LIST, "The tags to be added to the router.", schema=P(P.STRING), update_allowed=True
         ),
+        "availability_zone_hints": P(
+            P.LIST,
+            "Availability zone candidates for the router. It requires the availability_zone "
+            "extension to be available.",
+            update_allowed=True,
+        ),
+        "tenant_id": P(P.STRING, "The ID of the tenant who owns the router."),
     }
     attributes_schema = {
         "status": A("The status of the router.", type=A.STRING),

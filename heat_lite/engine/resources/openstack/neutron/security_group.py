@@ -32,7 +32,12 @@ def _rule_schema(required_group=False):
             "The maximum port number in the range that is matched by the security group rule.",
             constraints=[constraints.Range(0, 65535)],
         ),
-        "protocol": P(P.STRING, "The protocol that is matched by the security group rule."),
+        "protocol": P(
+            P.STRING,
+            "The protocol that is matched by the security group rule.",
+            default="tcp" if required_group else None,
+        ),
+        "description": P(P.STRING, "Description of the security group rule."),
         "remote_ip_prefix": P(
             P.STRING,
             "The remote IP prefix (CIDR) to be associated with this security group rule.",
@@ -47,7 +52,6 @@ def _rule_schema(required_group=False):
                 required=True,
                 constraints=[C("neutron.security_group")],
             ),
-            description=P(P.STRING, "Description of the security group rule."),
             remote_group=P(
                 P.STRING,
                 "The remote group name or ID to be associated with this security group rule.",
@@ -100,10 +104,9 @@ class SecurityGroup(neutron.NeutronResource):
             schema=P(P.MAP, schema=_rule_schema()),
             update_allowed=True,
         ),
-        "tags": P(
-            P.LIST,
-            "The tags to be added to the security group.",
-            schema=P(P.STRING),
+        "stateful": P(
+            P.BOOLEAN,
+            "Flag to enable/disable the stateful of the security group.",
             update_allowed=True,
         ),
     }
@@ -134,6 +137,9 @@ class SecurityGroup(neutron.NeutronResource):
             self._name(), self.properties["description"]
         )
         self.resource_id_set(group["id"])
+        self.client_plugin().update(
+            "security_group", group["id"], stateful=self.properties["stateful"] is not False
+        )
         self._add_rules()
 
     def handle_update(self, new_defn, prop_diff):
@@ -143,7 +149,7 @@ class SecurityGroup(neutron.NeutronResource):
             self.resource_id,
             name=self._name(),
             description=self.properties["description"] or "",
-            tags=self.properties["tags"] or [],
+            stateful=self.properties["stateful"] is not False,
         )
         if "rules" in prop_diff:
             for rule in plugin.list("security_group_rule", security_group_id=self.resource_id):

@@ -130,7 +130,6 @@ class Subnet(neutron.NeutronResource):
         "enable_dhcp": A(
             "'true' if DHCP is enabled for this subnet; 'false' otherwise.", type=A.STRING
         ),
-        "segment_id": A("The segment id of the subnet.", type=A.STRING),
     }
 
     def _attrs(self):

@@ -137,7 +137,6 @@ class Server(client_resource.ClientResource):
         "key_name": P(
             P.STRING, "Name of keypair to inject into the server.", constraints=[C("nova.keypair")]
         ),
-        "admin_user": P(P.STRING, "Name of the administrative user to use on the server."),
         "availability_zone": P(P.STRING, "Name of the availability zone for server placement."),
         "security_groups": P(P.LIST, "List of security group names or IDs.", default=[]),
         "networks": P(
@@ -150,7 +149,10 @@ class Server(client_resource.ClientResource):
             P.MAP, "Arbitrary key-value pairs specified by the client to help boot a server."
         ),
         "metadata": P(
-            P.MAP, "Arbitrary key/value metadata to store for this server.", update_allowed=True
+            P.MAP,
+            "Arbitrary key/value metadata to store for this server.",
+            default={},
+            update_allowed=True,
         ),
         "user_data_format": P(
             P.STRING,
@@ -201,6 +203,7 @@ class Server(client_resource.ClientResource):
             "Swift container and object to use for storing "
             "deployment data for the server resource.",
             default={},
+            update_allowed=True,
         ),
         "tags": P(P.LIST, "Server tags.", update_allowed=True),
     }

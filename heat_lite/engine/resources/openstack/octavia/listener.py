@@ -43,6 +43,7 @@ class Listener(octavia_base.OctaviaBase):
         "loadbalancer": P(
             P.STRING,
             "ID or name of the load balancer with which listener is associated.",
+            required=True,
             constraints=[C("octavia.loadbalancer")],
         ),
         "default_pool": P(

@@ -25,15 +25,10 @@ class LoadBalancer(octavia_base.OctaviaBase):
         "vip_subnet": P(
             P.STRING,
             "The name or ID of the subnet on which to allocate the VIP address.",
+            required=True,
             constraints=[C("neutron.subnet")],
         ),
-        "vip_network": P(
-            P.STRING,
-            "The ID of the network on which to allocate the VIP.",
-            constraints=[C("neutron.network")],
-        ),
         "vip_address": P(P.STRING, "IP address for the VIP.", constraints=[C("ip_addr")]),
-        "vip_qos_policy": P(P.STRING, "The name or ID of the QoS policy of the VIP port."),
         "provider": P(P.STRING, "Provider for this Load Balancer."),
         "tenant_id": P(P.STRING, "The ID of the tenant who owns the Load Balancer."),
         "flavor": P(P.STRING, "The name or ID of the flavor of the Load Balancer."),
@@ -44,28 +39,15 @@ class LoadBalancer(octavia_base.OctaviaBase):
         "vip_port_id": A("The VIP port of the LoadBalancer.", type=A.STRING),
         "vip_subnet_id": A("The VIP subnet of the LoadBalancer.", type=A.STRING),
         "pools": A("Pools this LoadBalancer is associated with.", type=A.LIST),
-        "listeners": A("Listeners associated with this LoadBalancer.", type=A.LIST),
         "flavor_id": A("The flavor ID of the LoadBalancer.", type=A.STRING),
-        "availability_zone": A("The availability zone of the LoadBalancer.", type=A.STRING),
     }
 
     def handle_create(self):
         props = self.properties
         neutron = self.client_plugin("neutron")
-        subnet, network = props.get("vip_subnet"), props.get("vip_network")
-        if not subnet and not network:
-            raise ValueError(
-                "At least one of the following properties must be specified: "
-                "vip_subnet, vip_network."
-            )
         lb = self.client_plugin().create_loadbalancer(
             props["name"] or self.physical_resource_name(),
-            vip_subnet_id=neutron.find_resourceid_by_name_or_id("subnet", subnet)
-            if subnet
-            else None,
-            vip_network_id=neutron.find_resourceid_by_name_or_id("net", network)
-            if network
-            else None,
+            vip_subnet_id=neutron.find_resourceid_by_name_or_id("subnet", props["vip_subnet"]),
             vip_address=props["vip_address"],
             description=props["description"],
             admin_state_up=props["admin_state_up"],
@@ -86,9 +68,8 @@ class LoadBalancer(octavia_base.OctaviaBase):
 
     def _resolve_attribute(self, name, lb):
         plugin = self.client_plugin()
-        if name in ("pools", "listeners"):
-            entity = name[:-1]
-            return [{"id": o["id"]} for o in plugin.list(entity, loadbalancer_id=lb["id"])]
+        if name == "pools":
+            return [{"id": o["id"]} for o in plugin.list("pool", loadbalancer_id=lb["id"])]
         return lb.get(name)
 
     def _delete_resource(self, resource_id):

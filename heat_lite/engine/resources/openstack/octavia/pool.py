@@ -20,6 +20,7 @@ def pool_schema(algorithms, protocols, prefix="octavia"):
         "session_persistence": P(
             P.MAP,
             "Configuration of session persistence.",
+            update_allowed=True,
             schema={
                 "type": P(
                     P.STRING,

@@ -1,10 +1,9 @@
 """OS::Octavia::PoolMember: one backend address of a pool."""
 
-from heat_lite.engine import attributes, constraints, properties
+from heat_lite.engine import constraints, properties
 from heat_lite.engine.resources.openstack.octavia import octavia_base
 
 P = properties.Schema
-A = attributes.Schema
 C = constraints.CustomConstraint
 
 
@@ -72,10 +71,6 @@ class PoolMember(octavia_base.OctaviaBase):
         ),
         tags=P(P.LIST, "A list of simple strings assigned to the resource.", update_allowed=True),
     )
-    attributes_schema = {
-        "address": A("The IP address of the pool member.", type=A.STRING),
-        "pool_id": A("The ID of the pool to which the pool member belongs.", type=A.STRING),
-    }
 
     def _pool_id(self):
         return self.find("pool", self.properties["pool"])

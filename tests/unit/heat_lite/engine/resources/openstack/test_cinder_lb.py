@@ -76,7 +76,7 @@ def test_load_balancer_chain(ctx, net, prefix):
     )
     assert pool.get_attribute("members") == [member.resource_id]
     assert pool.get_attribute("healthmonitor_id") == monitor.resource_id
-    assert lb.get_attribute("listeners") == [{"id": listener.resource_id}]
+    assert lb.get_attribute("pools") == [{"id": pool.resource_id}]
     for rsrc in (monitor, member, pool, listener, lb):
         delete(rsrc)
     assert sim_db.sim_object_get_all(project_id="p1", kind="octavia.loadbalancer") == []
