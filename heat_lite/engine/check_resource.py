@@ -17,8 +17,8 @@ import threading
 
 from heat_lite.common import exception
 from heat_lite.db import api as db_api
-from heat_lite.engine import hooks, sync_point
 from heat_lite.engine import stack as parser
+from heat_lite.engine import sync_point
 from heat_lite.rpc import api as rpc_api
 
 LOG = logging.getLogger(__name__)
@@ -133,10 +133,6 @@ class CheckResource:
                 # nodes after this one are skipped (spec §4.12)
                 failures[rsrc.name] = str(failure)
                 skip_propagate = True
-            except hooks.HookAborted:
-                # paused at a hook when the traversal was superseded: hand it over
-                self.retrigger(cnxt, current_traversal, (resource_id, is_update), stack)
-                return
             except exception.UpdateInProgress:
                 LOG.info(
                     "Resource %s is locked by another traversal; dropping %s",
@@ -145,7 +141,8 @@ class CheckResource:
                 )
                 return
             except exception.CancelOperation:
-                # the stack is being deleted or abandoned: hand the node to that traversal
+                # the stack is being deleted or abandoned (a running task or a wait at a
+                # hook was cancelled): hand the node to that traversal
                 self.retrigger(cnxt, current_traversal, (resource_id, is_update), stack)
                 return
         self._propagate(

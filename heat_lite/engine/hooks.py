@@ -45,10 +45,6 @@ HOOK_SET = "True"
 POLL_START, POLL_CAP = 0.01, 0.25
 
 
-class HookAborted(Exception):
-    """The traversal of a paused resource was superseded (e.g. the stack is deleted)."""
-
-
 def _hook_list(value):
     if isinstance(value, str):
         return [value]
@@ -131,18 +127,19 @@ def clear(rsrc, hook):
 def wait_while_set(rsrc, action, hook, deadline):
     """Record the hook and wait until a signal clears it (the caller holds the lock).
 
-    :raises: HookAborted when the stack's traversal changes meanwhile, Timeout past
-        ``deadline`` (time.monotonic()); either way the hook is cleared first.
+    A stack delete (or abandon) ends the wait as it ends a running task: the worker's
+    ``cancel_event`` (or, should that not arrive, the DELETE traversal seen in the stack
+    row) raises CancelOperation; past ``deadline`` (time.monotonic()) Timeout. Either
+    way the hook is cleared first. A superseding update does not end it (as in Heat).
     """
     rsrc.data_set(hook, HOOK_SET)
     _add_event(rsrc, "%s paused until Hook %s is cleared" % (action, hook))
-    traversal = rsrc.stack.current_traversal
+    cancel = getattr(rsrc, "cancel_event", None)
     wait = POLL_START
     while is_set(rsrc, hook):
-        row = db_api.stack_get(rsrc.stack.id, show_deleted=True)
         failure = None
-        if row is None or row.current_traversal != traversal:
-            failure = HookAborted(rsrc.name)
+        if _deleting(rsrc) or (cancel is not None and cancel.is_set()):
+            failure = exception.CancelOperation()
         elif deadline is not None and time.monotonic() > deadline:
             from heat_lite.engine import resource
 
@@ -151,8 +148,19 @@ def wait_while_set(rsrc, action, hook, deadline):
             clear(rsrc, hook)
             _add_event(rsrc, "Failure occurred while waiting.")
             raise failure
-        time.sleep(wait)
+        if cancel is None:
+            time.sleep(wait)
+        else:
+            cancel.wait(wait)
         wait = min(wait * 2, POLL_CAP)
+
+
+def _deleting(rsrc):
+    """The stack is gone, or a DELETE traversal replaced the one the resource is in."""
+    row = db_api.stack_get(rsrc.stack.id, show_deleted=True)
+    if row is None:
+        return True
+    return row.current_traversal != rsrc.stack.current_traversal and row.action == "DELETE"
 
 
 def check_unset(rsrc, details):

@@ -237,3 +237,18 @@ def test_delete_while_paused_at_a_pre_update_hook(heat):
     _wait(heat, ident, {"DELETE_COMPLETE"})
     reasons = [e[2] for e in _events(heat, ident) if e[0] == "a"]
     assert "Failure occurred while waiting." in reasons
+
+
+def test_an_update_does_not_end_a_wait_at_a_hook(heat):
+    ident = heat.client.create_stack(
+        heat.ctx, "hup", CHAIN, _hooks({"a": {"hooks": "pre-create"}}), {}, {}
+    )
+    _wait_event(heat, ident, "CREATE paused until Hook pre-create is cleared")
+    heat.client.update_stack(heat.ctx, ident, CHAIN, _hooks({"a": {"hooks": "pre-create"}}), {}, {})
+    time.sleep(0.3)
+    assert _status(heat, ident, "a") == "INIT_COMPLETE"
+    assert "Failure occurred while waiting." not in [e[2] for e in _events(heat, ident)]
+    heat.client.resource_signal(heat.ctx, ident, "a", {"unset_hook": "pre-create"})
+    stack = _wait(heat, ident, {"UPDATE_COMPLETE", "UPDATE_FAILED"})
+    assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
+    assert _status(heat, ident, "a") == "CREATE_COMPLETE"
