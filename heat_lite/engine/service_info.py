@@ -468,6 +468,12 @@ def validate_stack_structure(stack, ignorable_errors=None):
             cls = stack.resource_class(defn)
             if cls.validate_properties:
                 defn.properties(cls.properties_schema).validate(with_value=False)
+                if defn.update_policy_data is not None:
+                    policy_schema = getattr(cls, "update_policy_schema", {})
+                    # Heat checks the policy's values here too
+                    defn.update_policy(policy_schema).validate(with_value=True)
+            if hasattr(cls, "validate_provider_properties"):
+                cls(defn.name, defn, stack).validate_provider_properties(strict=False)
         except exception.HeatException as ex:
             if not (ignorable_errors and ex.error_code in ignorable_errors):
                 raise

@@ -188,3 +188,24 @@ def test_only_the_provider_template_changes(heat):
     assert _rsrc_events(heat, ident, "nest")[-2:] == ["UPDATE_IN_PROGRESS", "UPDATE_COMPLETE"]
     outputs = {o["output_key"]: o["output_value"] for o in stack["outputs"]}
     assert outputs == {"out": "two"}
+
+
+def test_validate_template_checks_provider_properties_and_update_policy(heat):
+    tmpl = _template({"nest": {"type": "file:///leaf.yaml", "properties": {"bogus": 1}}})
+    result = heat.client.validate_template(heat.ctx, tmpl, {}, files=FILES)
+    assert result == {"Error": "Property error: resources.nest.properties: Unknown Property bogus"}
+    # a required parameter is a value check: not made by validate
+    tmpl = _template({"nest": {"type": "file:///leaf.yaml"}})
+    assert "Error" not in heat.client.validate_template(heat.ctx, tmpl, {}, files=FILES)
+    tmpl = _template(
+        {
+            "grp": {
+                "type": "OS::Heat::ResourceGroup",
+                "update_policy": {"rolling_update": {"foo": 1}},
+                "properties": {"resource_def": {"type": "OS::Heat::None"}},
+            }
+        }
+    )
+    assert heat.client.validate_template(heat.ctx, tmpl, {}, files=FILES) == {
+        "Error": "Property error: resources.grp.update_policy.rolling_update: Unknown Property foo"
+    }

@@ -406,8 +406,13 @@ class TemplateResource(StackResource):
         return self.template_name
 
     def validate_nested_stack(self, strict=True):
-        """The properties against the provider template's parameters (unknown ones,
-        required ones not given), then the child itself."""
+        """The properties against the provider template's parameters, then the child."""
+        self.validate_provider_properties(strict)
+        super().validate_nested_stack(strict)
+
+    def validate_provider_properties(self, strict=True):
+        """The properties as Heat's TemplateResource schema (its parameters) sees them:
+        unknown ones; with ``strict`` also required ones not given and value types."""
         tmpl = self.child_template()
         if isinstance(tmpl, dict):
             from heat_lite.engine import template as tmpl_mod
@@ -422,7 +427,6 @@ class TemplateResource(StackResource):
             if schemata is not None:
                 schema = properties.schema_from_params(schemata)
                 self.t.properties(schema).validate(with_value=strict)
-        super().validate_nested_stack(strict)
 
     def child_params(self):
         params = {}
