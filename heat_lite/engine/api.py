@@ -76,18 +76,18 @@ def translate_filters(filters):
 
 
 def format_stack_db_object(row, tags=None):
-    """A list item, straight from the stack row (no template parsing)."""
+    """A list item, straight from the stack row (no template parsing); keys in Heat's order."""
     ident = identifier.HeatIdentifier(row.tenant, row.name, row.id)
     return {
         rpc_api.STACK_ID: dict(ident),
         rpc_api.STACK_NAME: row.name,
-        rpc_api.STACK_CREATION_TIME: heat_timestamp(row.created_at),
-        rpc_api.STACK_UPDATED_TIME: heat_timestamp(row.updated_at),
-        rpc_api.STACK_DELETION_TIME: heat_timestamp(row.deleted_at),
         rpc_api.STACK_DESCRIPTION: "",
         rpc_api.STACK_ACTION: row.action,
         rpc_api.STACK_STATUS: row.status,
         rpc_api.STACK_STATUS_DATA: row.status_reason,
+        rpc_api.STACK_CREATION_TIME: heat_timestamp(row.created_at),
+        rpc_api.STACK_UPDATED_TIME: heat_timestamp(row.updated_at),
+        rpc_api.STACK_DELETION_TIME: heat_timestamp(row.deleted_at),
         rpc_api.STACK_OWNER: row.username,
         rpc_api.STACK_PARENT: row.owner_id,
         rpc_api.STACK_USER_PROJECT_ID: row.stack_user_project_id,
@@ -99,9 +99,10 @@ def format_stack_db_object(row, tags=None):
 def format_stack(stack, outputs=None):
     """The full stack dict of show_stack; ``outputs`` as made by format_stack_outputs."""
     description = stack.t.description or "No description"
+    # keys in Heat's order: settings, then the state, then the outputs
     info = {
-        rpc_api.STACK_ID: dict(stack.identifier()),
         rpc_api.STACK_NAME: stack.name,
+        rpc_api.STACK_ID: dict(stack.identifier()),
         rpc_api.STACK_CREATION_TIME: heat_timestamp(stack.created_time),
         rpc_api.STACK_UPDATED_TIME: heat_timestamp(stack.updated_time),
         rpc_api.STACK_DELETION_TIME: heat_timestamp(stack.deleted_time),
@@ -109,9 +110,6 @@ def format_stack(stack, outputs=None):
         rpc_api.STACK_PARAMETERS: stack.parameters.map(str),
         rpc_api.STACK_DESCRIPTION: description,
         rpc_api.STACK_TMPL_DESCRIPTION: description,
-        rpc_api.STACK_ACTION: stack.action,
-        rpc_api.STACK_STATUS: stack.status,
-        rpc_api.STACK_STATUS_DATA: stack.status_reason,
         rpc_api.STACK_CAPABILITIES: [],
         rpc_api.STACK_DISABLE_ROLLBACK: stack.disable_rollback,
         rpc_api.STACK_TIMEOUT: stack.timeout_mins,
@@ -119,6 +117,9 @@ def format_stack(stack, outputs=None):
         rpc_api.STACK_PARENT: stack.owner_id,
         rpc_api.STACK_USER_PROJECT_ID: stack.stack_user_project_id,
         rpc_api.STACK_TAGS: stack.tags or [],
+        rpc_api.STACK_ACTION: stack.action,
+        rpc_api.STACK_STATUS: stack.status,
+        rpc_api.STACK_STATUS_DATA: stack.status_reason,
     }
     if outputs is not None:
         info[rpc_api.STACK_OUTPUTS] = outputs

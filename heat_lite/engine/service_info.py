@@ -80,7 +80,7 @@ class InfoMethods:
             for name in values:
                 if name in schemata and schemata[name].hidden:
                     values[name] = "******"
-        return env
+        return _in_heat_order(env)
 
     @expected
     def get_files(self, cnxt, stack_identity):
@@ -375,6 +375,22 @@ def resource_to_template(type_name, cls, template_type="cfn"):
         "Resources": {name: {"Type": type_name, "Properties": props}},
         "Outputs": outputs,
     }
+
+
+# the section order of Heat's env_as_dict
+_ENV_ORDER = (
+    environment.RESOURCE_REGISTRY,
+    environment.PARAMETERS,
+    environment.PARAMETER_DEFAULTS,
+    environment.EVENT_SINKS,
+    environment.ENCRYPTED_PARAM_NAMES,
+)
+
+
+def _in_heat_order(env):
+    ordered = {key: env[key] for key in _ENV_ORDER if key in env}
+    ordered.update((key, value) for key, value in env.items() if key not in ordered)
+    return ordered
 
 
 def _validate_parameters(stack):
