@@ -18,6 +18,7 @@ from heat_lite.engine.clients import client_exception
 from heat_lite.engine.clients.sim import base, cinder, neutron
 
 BUILD, ACTIVE, ERROR, RESIZE, REBUILD = "BUILD", "ACTIVE", "ERROR", "RESIZE", "REBUILD"
+SUSPENDED = "SUSPENDED"
 
 
 def flavors():
@@ -104,6 +105,14 @@ class NovaClientPlugin(base.SimService):
             ACTIVE,
             flavor={"id": flavor["id"], "original_name": flavor["name"]},
         )
+
+    def suspend_server(self, server_id):
+        """ACTIVE -> SUSPENDED (after the build time)."""
+        return self.transition("server", server_id, ACTIVE, SUSPENDED)
+
+    def resume_server(self, server_id):
+        """SUSPENDED -> ACTIVE (after the build time)."""
+        return self.transition("server", server_id, SUSPENDED, ACTIVE)
 
     def rebuild_server(self, server_id, image_id):
         """Rebuild with another image: REBUILD, then ACTIVE."""

@@ -109,6 +109,22 @@ class ClientResource(resource.Resource):
             raise exception.ResourceInError(resource_status=obj["status"], status_reason=reason)
         return False
 
+    # -- checking (stack CHECK) ---------------------------------------------------------------
+
+    # the states CHECK accepts (Heat's _verify_check_conditions); None: it must only exist
+    check_states = None
+
+    def handle_check(self):
+        obj = self._show_resource()
+        expected = self.check_states
+        if expected is None:
+            return
+        valid = (
+            obj["status"] in expected if isinstance(expected, list) else obj["status"] == expected
+        )
+        if not valid:
+            raise exception.Error("'status': expected '%s', got '%s'" % (expected, obj["status"]))
+
     # -- deleting ---------------------------------------------------------------------------
 
     def _delete_resource(self, resource_id):

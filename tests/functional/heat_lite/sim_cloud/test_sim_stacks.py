@@ -216,3 +216,31 @@ def test_unknown_image_property_is_rejected(heat):
         "Property error: resources.server.properties.image: Error validating value "
         "'windows-11': The Image (windows-11) could not be found."
     )
+
+
+def test_suspend_resume_and_check(heat):
+    ident = heat.client.create_stack(heat.ctx, "vm", _server_template(), {}, {}, {})
+    server_id = _outputs(_wait(heat, ident, DONE))["server_id"]
+
+    def act(action, call):
+        call(heat.ctx, ident)
+        return _wait(heat, ident, {action + "_COMPLETE", action + "_FAILED"})
+
+    stack = act("SUSPEND", heat.client.stack_suspend)
+    assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
+    assert sim_db.sim_object_get(server_id)["status"] == "SUSPENDED"
+    stack = act("RESUME", heat.client.stack_resume)
+    assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
+    assert sim_db.sim_object_get(server_id)["status"] == "ACTIVE"
+    stack = act("CHECK", heat.client.stack_check)
+    assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
+
+    # a server that is not ACTIVE fails the check, with Heat's message
+    heat.client.stack_suspend(heat.ctx, ident)
+    _wait(heat, ident, {"SUSPEND_COMPLETE"})
+    stack = act("CHECK", heat.client.stack_check)
+    assert stack["stack_status"] == "FAILED"
+    assert (
+        "resources.server: 'status': expected 'ACTIVE', got 'SUSPENDED'"
+        in (stack["stack_status_reason"])
+    )

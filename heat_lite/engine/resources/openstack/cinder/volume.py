@@ -87,6 +87,8 @@ class Volume(client_resource.ClientResource):
         ),
     }
 
+    check_states = ["available", "in-use"]
+
     def handle_create(self):
         props = self.properties
         if not props["size"] and not (

@@ -344,6 +344,22 @@ class Server(client_resource.ClientResource):
     def check_update_complete(self, server_id):
         return self.wait_for_status("ACTIVE")
 
+    # -- check, suspend, resume ----------------------------------------------------------
+
+    check_states = "ACTIVE"
+
+    def handle_suspend(self):
+        self.client_plugin().suspend_server(self.resource_id)
+
+    def check_suspend_complete(self, token):
+        return self.wait_for_status("SUSPENDED")
+
+    def handle_resume(self):
+        self.client_plugin().resume_server(self.resource_id)
+
+    def check_resume_complete(self, token):
+        return self.wait_for_status("ACTIVE")
+
     # -- delete and attributes --------------------------------------------------------------
 
     def _delete_resource(self, resource_id):
