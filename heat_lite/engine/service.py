@@ -399,6 +399,8 @@ class EngineService(
         self, cnxt, stack_identity, nested_depth=0, with_detail=False, filters=None
     ):
         stack = self._load_stack(cnxt, stack_identity, show_deleted=True)
+        # as Heat: status=CREATE_COMPLETE filters on action CREATE and status COMPLETE
+        filters = api.translate_filters(filters)
         return self._stack_resources(cnxt, stack, nested_depth, with_detail, filters)
 
     def _stack_resources(self, cnxt, stack, nested_depth, with_detail, filters):

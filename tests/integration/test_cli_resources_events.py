@@ -64,6 +64,10 @@ def test_resource_list_long_filters(cli, stacks):
     assert names("--filter", "name=r") == ["r"]
     assert names("--filter", "type=TestRes") == ["r"]  # a substring of the type
     assert names("--filter", "status=COMPLETE") == ["n", "r"]
+    # <ACTION>_<STATUS> filters on both, as Heat's translate_filters
+    assert names("--filter", "status=CREATE_COMPLETE") == ["n", "r"]
+    assert names("--filter", "status=UPDATE_COMPLETE") == []
+    assert names("--filter", "action=CREATE", "--filter", "name=n") == ["n"]
     assert names("--filter", "type=OS::Nova::Server") == []
     assert cli.error("stack", "resource", "list", "re1", "--filter", "bogus=x") == (
         "ERROR: Invalid filter parameters ['bogus']"
