@@ -275,6 +275,7 @@ class StackResource(NestedValidation, resource.Resource):
         row = self._child_row()
         if row is None:
             raise exception.NotFound("Nested stack %s not found" % self.resource_id)
+        self.check_resource_budget(_template(child_template))
         self._client().update_stack(
             self.stack.context,
             self._child_identity(row),
