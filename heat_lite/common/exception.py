@@ -210,6 +210,21 @@ class InvalidBreakPointHook(HeatException):
     msg_fmt = "%(message)s"
 
 
+class _PropertiesError(HeatException):
+    """Raised with the property names: ``PropertyUnspecifiedError('subnet', 'port')``."""
+
+    def __init__(self, *props, **kwargs):
+        super().__init__(props=", ".join(props) if props else kwargs.get("props", ""))
+
+
+class PropertyUnspecifiedError(_PropertiesError):
+    msg_fmt = "At least one of the following properties must be specified: %(props)s."
+
+
+class ResourcePropertyConflict(_PropertiesError):
+    msg_fmt = "Cannot define the following properties at the same time: %(props)s."
+
+
 class ResourceInError(HeatException):
     msg_fmt = 'Went to status %(resource_status)s due to "%(status_reason)s"'
 

@@ -237,18 +237,22 @@ class Stack:
         self.t.validate()
         # resource types first: Heat loads the resources before it checks parameter values
         classes = {name: self._class_of(defn) for name, defn in self.definitions.items()}
-        self.parameters.validate(validate_value=strict)
+        # custom constraints (nova.flavor, neutron.network...) look names up in this project
+        self.parameters.validate(validate_value=strict, context=self.context)
         self.validate_groups_and_names()
         for defn in self.definitions.values():
             defn.validate()
             cls = classes[defn.name]
             if cls.validate_properties:
-                defn.properties(cls.properties_schema).validate(with_value=strict)
+                defn.properties(cls.properties_schema, self.context).validate(with_value=strict)
                 if defn.update_policy_data is not None:
                     policy_schema = getattr(cls, "update_policy_schema", {})
                     defn.update_policy(policy_schema).validate(with_value=strict)
             if hasattr(cls, "validate_nested_stack"):
                 cls(defn.name, defn, self).validate_nested_stack(strict)
+            if strict and hasattr(cls, "validate"):
+                # the plugin's own checks (Heat's Resource.validate), e.g. exclusive properties
+                cls(defn.name, defn, self).validate()
         for output in self.t.outputs(self).values():
             output.validate()
         self.dependencies()

@@ -39,6 +39,27 @@ class ClientResource(resource.Resource):
     def client_plugin(self, name=None):
         return clients.client_plugin(self.stack.context, name or self.default_client_name)
 
+    # -- validating (stack validation; Heat's Resource.validate) ---------------------------
+
+    # groups of properties of which at least one must be given / at most one may be given
+    one_of = ()
+    exclusive = ()
+
+    def given(self, *names):
+        """The names set in the template (a value still to come from a resource counts)."""
+        data = self.t.properties_data
+        if not isinstance(data, dict):
+            return list(names)  # the whole map is a function: cannot tell
+        return [n for n in names if data.get(n) is not None]
+
+    def validate(self):
+        for names in self.one_of:
+            if not self.given(*names):
+                raise exception.PropertyUnspecifiedError(*names)
+        for names in self.exclusive:
+            if len(self.given(*names)) > 1:
+                raise exception.ResourcePropertyConflict(*names)
+
     # -- creating ---------------------------------------------------------------------------
 
     def _create_steps(self):

@@ -6,7 +6,7 @@ import ipaddress
 
 import pytest
 
-from heat_lite.common import context
+from heat_lite.common import context, exception
 from heat_lite.db import sim as sim_db
 from heat_lite.engine import clients
 from tests.fixtures import inprocess
@@ -181,4 +181,28 @@ def test_deleting_a_network_with_ports_fails_as_neutron(heat):
     clients.client_plugin(ctx, "neutron").delete_port(port["id"])
     heat.client.delete_stack(heat.ctx, ident)
     _wait(heat, ident, {"DELETE_COMPLETE"})
+    assert sim_db.sim_object_get_all(project_id="p1") == []
+
+
+def test_plugin_validation_rejects_the_stack(heat):
+    tmpl = {
+        "heat_template_version": "queens",
+        "resources": dict(
+            NETWORK,
+            port={"type": "OS::Neutron::Port", "properties": {"network": {"get_resource": "net"}}},
+            iface2={
+                "type": "OS::Neutron::RouterInterface",
+                "properties": {
+                    "router": {"get_resource": "router"},
+                    "subnet": {"get_resource": "subnet"},
+                    "port": {"get_resource": "port"},
+                },
+            },
+        ),
+    }
+    with pytest.raises(exception.ResourcePropertyConflict) as err:
+        heat.client.create_stack(heat.ctx, "bad", tmpl, {}, {}, {})
+    assert str(err.value) == (
+        "Cannot define the following properties at the same time: subnet, subnet_id, port, port_id."
+    )
     assert sim_db.sim_object_get_all(project_id="p1") == []

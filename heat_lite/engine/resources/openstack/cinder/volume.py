@@ -89,16 +89,20 @@ class Volume(client_resource.ClientResource):
 
     check_states = ["available", "in-use"]
 
+    def validate(self):
+        """Heat's: a size, or exactly one source to take it from."""
+        if self.given("backup_id", "size"):
+            return
+        sources = self.given("source_volid", "snapshot_id")
+        if len(sources) != 1:
+            raise exception.StackValidationFailed(
+                message='If neither "backup_id" nor "size" is provided, one and only one of '
+                '"source_volid", "snapshot_id" must be specified, but currently specified '
+                "options: %s." % sources
+            )
+
     def handle_create(self):
         props = self.properties
-        if not props["size"] and not (
-            props["snapshot_id"] or props["source_volid"] or props["backup_id"]
-        ):
-            raise ValueError(
-                'If neither "backup_id" nor "size" is provided, one and only one '
-                'of "source_volid", "snapshot_id" must be specified, but '
-                "currently specified options: []."
-            )
         image = props["image"] or props["imageRef"]
         image_id = (
             self.client_plugin("glance").find_image_by_name_or_id(image)["id"] if image else None

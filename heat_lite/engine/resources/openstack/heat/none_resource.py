@@ -6,8 +6,9 @@ from heat_lite.engine import resource
 
 
 class NoneResource(resource.Resource):
-    # any properties are accepted and ignored
+    # any properties are accepted and ignored: a change of them is no update (as Heat's)
     validate_properties = False
+    ignores_property_changes = True
 
     def handle_create(self):
         self.resource_id_set(str(uuid.uuid4()))

@@ -15,6 +15,7 @@ C = constraints.CustomConstraint
 
 class FloatingIP(neutron.NeutronResource):
     entity = "floatingip"
+    one_of = (("floating_network", "floating_network_id"),)
 
     properties_schema = {
         "floating_network_id": P(
@@ -99,11 +100,6 @@ class FloatingIP(neutron.NeutronResource):
     def handle_create(self):
         props = self.properties
         network = props["floating_network"] or props["floating_network_id"]
-        if not network:
-            raise ValueError(
-                "At least one of the following properties must be specified: "
-                "floating_network, floating_network_id."
-            )
         fip = self.client_plugin().create_floatingip(
             network,
             port_id=self.find("port", props["port_id"]),

@@ -16,6 +16,7 @@ C = constraints.CustomConstraint
 
 class Port(neutron.NeutronResource):
     entity = "port"
+    one_of = (("network", "network_id"),)
 
     properties_schema = {
         "network_id": P(
@@ -195,10 +196,6 @@ class Port(neutron.NeutronResource):
     def handle_create(self):
         props = self.properties
         network = props["network"] or props["network_id"]
-        if not network:
-            raise ValueError(
-                "At least one of the following properties must be specified: network, network_id."
-            )
         attrs = self._attrs()
         if props["mac_address"]:
             attrs["mac_address"] = props["mac_address"]

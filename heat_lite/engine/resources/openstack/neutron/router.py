@@ -117,6 +117,8 @@ class Router(neutron.NeutronResource):
 
 class RouterInterface(neutron.NeutronResource):
     entity = "router"
+    one_of = (("router", "router_id"), ("subnet", "subnet_id", "port", "port_id"))
+    exclusive = (("subnet", "subnet_id", "port", "port_id"),)
 
     properties_schema = {
         "router": P(P.STRING, "The router.", constraints=[C("neutron.router")]),
@@ -137,18 +139,11 @@ class RouterInterface(neutron.NeutronResource):
 
     def _target(self):
         props = self.properties
-        router = props["router"] or props["router_id"]
-        subnet = props["subnet"] or props["subnet_id"]
-        port = props["port"] or props["port_id"]
-        if not router:
-            raise ValueError(
-                "At least one of the following properties must be specified: router, router_id."
-            )
-        if bool(subnet) == bool(port):
-            raise ValueError(
-                "Exactly one of the following properties must be specified: subnet, port."
-            )
-        return router, subnet, port
+        return (
+            props["router"] or props["router_id"],
+            props["subnet"] or props["subnet_id"],
+            props["port"] or props["port_id"],
+        )
 
     def handle_create(self):
         router, subnet, port = self._target()

@@ -1,5 +1,6 @@
 """OS::Neutron::SecurityGroup (with inline ``rules``) and OS::Neutron::SecurityGroupRule."""
 
+from heat_lite.common import exception
 from heat_lite.engine import constraints, properties
 from heat_lite.engine.resources.openstack.neutron import neutron
 
@@ -111,11 +112,15 @@ class SecurityGroup(neutron.NeutronResource):
         ),
     }
 
+    def validate(self):
+        super().validate()
+        if self.properties["name"] == "default":
+            raise exception.StackValidationFailed(
+                message='Security groups cannot be assigned the name "default".'
+            )
+
     def _name(self):
-        name = self.properties["name"] or self.physical_resource_name()
-        if name == "default":
-            raise ValueError('Security groups cannot be assigned the name "default".')
-        return name
+        return self.properties["name"] or self.physical_resource_name()
 
     def _add_rules(self):
         plugin = self.client_plugin()
@@ -169,15 +174,12 @@ class SecurityGroup(neutron.NeutronResource):
 
 class SecurityGroupRule(neutron.NeutronResource):
     entity = "security_group_rule"
+    exclusive = (("remote_group", "remote_ip_prefix"),)
 
     properties_schema = _rule_schema(required_group=True)
 
     def handle_create(self):
         props = self.properties
-        if props["remote_group"] and props["remote_ip_prefix"]:
-            raise ValueError(
-                "Only one of the properties remote_group and remote_ip_prefix may be specified."
-            )
         values = {k: props[k] for k in _RULE_KEYS}
         values["remote_group_id"] = self.find("security_group", props["remote_group"])
         values["description"] = props["description"] or ""

@@ -1,5 +1,6 @@
 """OS::Neutron::Subnet: an address range of a network; ports take addresses from it."""
 
+from heat_lite.common import exception
 from heat_lite.engine import attributes, constraints, properties
 from heat_lite.engine.resources.openstack.neutron import neutron
 
@@ -10,6 +11,8 @@ C = constraints.CustomConstraint
 
 class Subnet(neutron.NeutronResource):
     entity = "subnet"
+    one_of = (("network", "network_id"), ("subnetpool", "cidr"))
+    exclusive = (("subnetpool", "cidr"),)
 
     properties_schema = {
         "network_id": P(
@@ -150,13 +153,8 @@ class Subnet(neutron.NeutronResource):
     def handle_create(self):
         props = self.properties
         network = props["network"] or props["network_id"]
-        if not network:
-            raise ValueError(
-                'One of the properties "network" or "network_id" should be '
-                "set for the specified resource."
-            )
         if not props["cidr"]:
-            raise ValueError("Either subnetpool or cidr is required")
+            raise exception.NotSupported(feature="Subnet pools in the simulated cloud")
         attrs = self._attrs()
         name = attrs.pop("name")
         if props["allocation_pools"]:

@@ -12,6 +12,7 @@ Attributes hold the addresses the cloud gave:
 ``first_address = '10.0.0.5'``, ``addresses = {'private': [{'addr': ..., 'port': ...}]}``.
 """
 
+from heat_lite.common import exception
 from heat_lite.engine import attributes, constraints, properties
 from heat_lite.engine.resources.openstack import client_resource
 
@@ -275,13 +276,16 @@ class Server(client_resource.ClientResource):
                 return bdm["volume_id"]
         return None
 
+    def validate(self):
+        super().validate()
+        if not self.given("image") and self._boot_volume() is None:
+            raise exception.StackValidationFailed(
+                message="Neither image nor bootable volume is specified for instance %s" % self.name
+            )
+
     def handle_create(self):
         props = self.properties
         image = props["image"]
-        if not image and self._boot_volume() is None:
-            raise ValueError(
-                "Neither image nor bootable volume is specified for instance %s" % self.name
-            )
         nova = self.client_plugin()
         server = nova.create_server(
             props["name"] or self.physical_resource_name(),

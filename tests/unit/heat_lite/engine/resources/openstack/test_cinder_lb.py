@@ -45,8 +45,13 @@ def test_volume_extend_shrink_and_attach(ctx, net):
 
 
 def test_volume_needs_a_size_or_a_source(ctx):
-    with pytest.raises(ValueError, match='If neither "backup_id" nor "size" is provided'):
-        create(ctx, "OS::Cinder::Volume", {})
+    with pytest.raises(exception.StackValidationFailed) as err:
+        make(ctx, "OS::Cinder::Volume", {}).validate()
+    assert str(err.value) == (
+        'If neither "backup_id" nor "size" is provided, one and only one of "source_volid", '
+        '"snapshot_id" must be specified, but currently specified options: [].'
+    )
+    make(ctx, "OS::Cinder::Volume", {"source_volid": "v"}).validate()
 
 
 @pytest.mark.parametrize("prefix", ["OS::Octavia::", "OS::Neutron::LBaaS::"])

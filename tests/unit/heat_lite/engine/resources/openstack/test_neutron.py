@@ -108,8 +108,8 @@ def test_security_group_egress_rules_replace_the_defaults(ctx):
     )
     assert sim_db.sim_object_get(rule.resource_id)["remote_group_id"] == sg.resource_id
     bad = make(ctx, "OS::Neutron::SecurityGroup", {"name": "default"})
-    with pytest.raises(ValueError, match='cannot be assigned the name "default"'):
-        bad.handle_create()
+    with pytest.raises(exception.StackValidationFailed, match='the name "default"'):
+        bad.validate()
 
 
 def test_floating_ip_implies_router_dependencies(ctx):
@@ -146,3 +146,47 @@ def test_floating_ip_implies_router_dependencies(ctx):
     assert stack.definition("fip").required_resource_names() == {"port", "iface", "router"}
     assert stack.definition("bare_fip").required_resource_names() == {"router"}
     assert stack.definition("port").required_resource_names() == {"net"}
+
+
+@pytest.mark.parametrize(
+    "rtype, props, error, message",
+    [
+        (
+            "OS::Neutron::RouterInterface",
+            {"router": "r", "subnet": "s", "port": "p"},
+            exception.ResourcePropertyConflict,
+            "Cannot define the following properties at the same time: subnet, subnet_id, "
+            "port, port_id.",
+        ),
+        (
+            "OS::Neutron::RouterInterface",
+            {"router": "r"},
+            exception.PropertyUnspecifiedError,
+            "At least one of the following properties must be specified: subnet, subnet_id, "
+            "port, port_id.",
+        ),
+        (
+            "OS::Neutron::Subnet",
+            {"network": "n"},
+            exception.PropertyUnspecifiedError,
+            "At least one of the following properties must be specified: subnetpool, cidr.",
+        ),
+        (
+            "OS::Neutron::Port",
+            {"name": "p"},
+            exception.PropertyUnspecifiedError,
+            "At least one of the following properties must be specified: network, network_id.",
+        ),
+        (
+            "OS::Neutron::SecurityGroupRule",
+            {"security_group": "sg", "remote_group": "sg", "remote_ip_prefix": "0.0.0.0/0"},
+            exception.ResourcePropertyConflict,
+            "Cannot define the following properties at the same time: remote_group, "
+            "remote_ip_prefix.",
+        ),
+    ],
+)
+def test_property_combinations_are_validated(ctx, rtype, props, error, message):
+    with pytest.raises(error) as err:
+        make(ctx, rtype, props).validate()
+    assert str(err.value) == message

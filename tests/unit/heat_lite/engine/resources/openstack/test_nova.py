@@ -66,8 +66,11 @@ def test_failed_server_reports_the_fault(ctx, net):
 
 
 def test_boot_from_volume_needs_image_or_volume(ctx, net):
-    with pytest.raises(ValueError, match="Neither image nor bootable volume"):
-        create(ctx, "OS::Nova::Server", {"flavor": "m1.tiny"})
+    with pytest.raises(exception.StackValidationFailed) as err:
+        make(ctx, "OS::Nova::Server", {"flavor": "m1.tiny"}).validate()
+    assert str(err.value) == "Neither image nor bootable volume is specified for instance r"
+    bdm = [{"boot_index": 0, "volume_id": "vol"}]
+    make(ctx, "OS::Nova::Server", {"flavor": "m1.tiny", "block_device_mapping_v2": bdm}).validate()
 
 
 def test_server_group_and_keypair(ctx):
