@@ -209,3 +209,15 @@ def test_validate_template_checks_provider_properties_and_update_policy(heat):
     assert heat.client.validate_template(heat.ctx, tmpl, {}, files=FILES) == {
         "Error": "Property error: resources.grp.update_policy.rolling_update: Unknown Property foo"
     }
+
+
+def test_unknown_group_member_type_is_reported_without_a_path(heat):
+    tmpl = _template(
+        {
+            "grp": {
+                "type": "OS::Heat::ResourceGroup",
+                "properties": {"resource_def": {"type": "My::Missing"}},
+            }
+        }
+    )
+    assert _create_fails(heat, tmpl) == "The Resource Type (My::Missing) could not be found."

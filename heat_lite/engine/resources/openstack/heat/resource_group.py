@@ -15,7 +15,8 @@ import itertools
 import json
 import time
 
-from heat_lite.engine import constraints, properties, templates
+from heat_lite.common import exception
+from heat_lite.engine import constraints, environment, properties, templates
 from heat_lite.engine.resources.openstack.heat import stack_resource
 from heat_lite.engine.scaling import rolling_update
 
@@ -281,8 +282,16 @@ class ResourceGroup(stack_resource.StackResource):
             count = self.get_size()
         except (ValueError, TypeError, KeyError):
             count = None
-        if count:
-            super().validate_nested_stack(strict)
+        if not count:
+            return
+        # the member type must resolve (an unknown one is reported as it is, no path)
+        member_type = self._member_definition("0")["type"]
+        owner = self.owner_stack()
+        try:
+            environment.get_class(owner.env, member_type, None, owner.t.files)
+        except exception.ResourceTypeNotFound as exc:
+            raise exception.StackValidationFailed(message=exc.error_message)
+        super().validate_nested_stack(strict)
 
     def validation_template(self):
         return {
