@@ -7,7 +7,7 @@ would register plugins with the same methods under the same names.
 
     nova = clients.client_plugin(context, 'nova')
     nova.get_flavor('m1.small')            # {'id': '2', 'name': 'm1.small', 'vcpus': 1, ...}
-    server = nova.create_server(name='vm1', image='<image id>', flavor='2')
+    server = nova.create_server('vm1', '<image id>', 'm1.small', networks=[{'port': port_id}])
     nova.show('server', server['id'])['status']          # 'BUILD', then 'ACTIVE'
 """
 
