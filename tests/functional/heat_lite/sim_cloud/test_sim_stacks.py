@@ -244,3 +244,17 @@ def test_suspend_resume_and_check(heat):
         "resources.server: 'status': expected 'ACTIVE', got 'SUSPENDED'"
         in (stack["stack_status_reason"])
     )
+
+
+def test_failed_create_rolls_back_to_nothing(heat):
+    CONF.set_override("fail_objects", ["cinder.volume:*"], group="simulated_cloud")
+    CONF.set_override("action_retry_limit", 1)
+    try:
+        ident = heat.client.create_stack(
+            heat.ctx, "vm", _server_template(), {}, {}, {"disable_rollback": False}
+        )
+        stack = _wait(heat, ident, {"ROLLBACK_COMPLETE", "ROLLBACK_FAILED"})
+    finally:
+        CONF.clear_override("action_retry_limit")
+    assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
+    assert sim_db.sim_object_get_all(project_id="p1") == []
