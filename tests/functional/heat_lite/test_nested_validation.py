@@ -221,3 +221,10 @@ def test_unknown_group_member_type_is_reported_without_a_path(heat):
         }
     )
     assert _create_fails(heat, tmpl) == "The Resource Type (My::Missing) could not be found."
+
+
+def test_a_provider_template_missing_from_files(heat):
+    tmpl = _template({"nest": {"type": "file:///missing.yaml"}})
+    assert _create_fails(heat, tmpl) == (
+        'Could not fetch remote template "file:///missing.yaml": Invalid URL scheme file'
+    )

@@ -13,6 +13,7 @@ files; its parameters are the resource's own. Attributes are the child's outputs
 import copy
 import json
 import re
+import urllib.parse
 
 from heat_lite.common import exception, template_format
 from heat_lite.conf import CONF
@@ -396,10 +397,7 @@ class TemplateResource(StackResource):
     def child_template(self):
         files = self.child_files()
         if self.template_name not in files:
-            raise exception.StackValidationFailed(
-                message='Could not fetch remote template "%s": Invalid URL scheme'
-                % self.template_name
-            )
+            raise not_fetched(self.template_name)
         return template_format.parse(files[self.template_name])
 
     @property
@@ -452,13 +450,20 @@ class TemplateResource(StackResource):
 _TEMPLATE_CLASSES = {}
 
 
+def not_fetched(name):
+    """A provider template missing from ``files``: heat-lite fetches no URL, so Heat's
+    answer for a scheme it may not fetch (``Invalid URL scheme file``)."""
+    scheme = urllib.parse.urlparse(name).scheme
+    return exception.StackValidationFailed(
+        message='Could not fetch remote template "%s": Invalid URL scheme %s' % (name, scheme)
+    )
+
+
 def template_class(name, files=None):
     """The TemplateResource class of provider template ``name`` (one class per name, so
     a resource keeps its class while the template's content changes)."""
     if name not in (files or {}):
-        raise exception.StackValidationFailed(
-            message='Could not fetch remote template "%s": Invalid URL scheme' % name
-        )
+        raise not_fetched(name)
     cls = _TEMPLATE_CLASSES.get(name)
     if cls is None:
         cls = type("TemplateResource", (TemplateResource,), {"template_name": name})
