@@ -424,6 +424,8 @@ def _nested_parameters(cnxt, stack, depth=1):
             "Description": child_tmpl.description,
             "Parameters": _validate_parameters(child),
         }
+        if parameter_groups.groups_of(child_tmpl):
+            info["ParameterGroups"] = parameter_groups.groups_of(child_tmpl)
         deeper = (
             _nested_parameters(cnxt, child, depth + 1)
             if depth < CONF.max_nested_stack_depth

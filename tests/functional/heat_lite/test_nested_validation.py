@@ -228,3 +228,13 @@ def test_a_provider_template_missing_from_files(heat):
     assert _create_fails(heat, tmpl) == (
         'Could not fetch remote template "file:///missing.yaml": Invalid URL scheme file'
     )
+
+
+def test_validate_show_nested_gives_the_child_parameter_groups(heat):
+    child = dict(LEAF, parameter_groups=[{"label": "g", "parameters": ["req"]}])
+    files = {"file:///leaf.yaml": yaml.safe_dump(child)}
+    tmpl = _template({"nest": {"type": "file:///leaf.yaml", "properties": {"req": "r"}}})
+    result = heat.client.validate_template(heat.ctx, tmpl, {}, files=files, show_nested=True)
+    nested = result["NestedParameters"]["nest"]
+    assert nested["ParameterGroups"] == [{"label": "g", "parameters": ["req"]}]
+    assert nested["Parameters"]["req"]["Value"] == "r"
