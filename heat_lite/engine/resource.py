@@ -43,6 +43,9 @@ class Resource:
     poll_cap = POLL_CAP
     # False for placeholders (OS::Heat::None) that accept and ignore any properties
     validate_properties = True
+    # True when a change of properties is neither updated nor replaced (Heat's
+    # NoneResource._needs_update)
+    ignores_property_changes = False
 
     def __init__(self, name, definition, stack):
         self.name = name
@@ -211,16 +214,9 @@ class Resource:
         )
         if self.status == FAILED:
             raise exception.UpdateReplace(self.name)
-        new_props = (
-            new_defn.properties(self.properties_schema) if self.validate_properties else None
+        prop_diff, after, new_props = self.property_diff(
+            new_defn, observe=self.converge or CONF.observe_on_update
         )
-        after = _resolved(new_props, new_defn)
-        before = self.properties_data if self.properties_data is not None else self._props_data()
-        if self.converge or CONF.observe_on_update:
-            before = self._observed(before)
-        prop_diff = {
-            k: after.get(k) for k in set(before) | set(after) if before.get(k) != after.get(k)
-        }
         self.current_template_id = template_id
         self._metadata_changed = _metadata_snippet(self.t) != _metadata_snippet(new_defn)
         if not prop_diff and not self.update_needed_anyway(new_defn):
@@ -244,6 +240,24 @@ class Resource:
         self._break_if_required(
             UPDATE, hooks.POST_UPDATE, engine_id, timeout, env=new_defn.stack.env
         )
+
+    def property_diff(self, new_defn, observe=False):
+        """(changed properties, resolved new values, new Properties) of an update to
+        ``new_defn``; ``observe``: against the live state. A type that
+        ``ignores_property_changes`` (OS::Heat::None) never has changes."""
+        new_props = (
+            new_defn.properties(self.properties_schema) if self.validate_properties else None
+        )
+        after = _resolved(new_props, new_defn)
+        if self.ignores_property_changes:
+            return {}, after, new_props
+        before = self.properties_data if self.properties_data is not None else self._props_data()
+        if observe:
+            before = self._observed(before)
+        prop_diff = {
+            k: after.get(k) for k in set(before) | set(after) if before.get(k) != after.get(k)
+        }
+        return prop_diff, after, new_props
 
     def _observed(self, before):
         """``before`` with what the cloud reports now (Heat's _prepare_update_props with

@@ -5,12 +5,13 @@ doing it (``stack update --dry-run``, spec §4.1).
     -> {'unchanged': ['n'], 'updated': ['r'], 'replaced': [], 'added': [], 'deleted': []}
 
 A resource is *replaced* when its plugin class changes, when its last action failed or
-when a property that cannot be updated in place changes; *updated* when other
-properties or its metadata change; *unchanged* otherwise (the rules of
-``Resource.update_convergence``).
+when a property its schema does not allow to update changes; *updated* when other
+properties or its metadata change, and always for a nested stack; *unchanged* otherwise
+(OS::Heat::None whatever its properties).
 """
 
 from heat_lite.engine import resource as rsrc_mod
+from heat_lite.engine.resources.openstack.heat import stack_resource
 from heat_lite.rpc import api as rpc_api
 
 KINDS = (UNCHANGED, UPDATED, REPLACED, ADDED, DELETED) = (
@@ -40,12 +41,15 @@ def _kind(current, row, updated, new_defn):
     rsrc = rsrc_mod.Resource.load(row, current, old_defn)
     if updated.resource_class(new_defn) is not type(rsrc):
         return REPLACED
-    new_props = new_defn.properties(rsrc.properties_schema) if rsrc.validate_properties else None
-    after = rsrc_mod._resolved(new_props, new_defn)
-    before = rsrc.properties_data if rsrc.properties_data is not None else rsrc._props_data()
-    diff = {k: after.get(k) for k in set(before) | set(after) if before.get(k) != after.get(k)}
+    if isinstance(rsrc, stack_resource.StackResource):
+        return UPDATED  # as Heat: a nested stack is always updated, its resources decide
+    diff, after, _props = rsrc.property_diff(new_defn)
     if diff:
-        return REPLACED if rsrc.needs_replace(diff, after) else UPDATED
+        # the schema's rule (update_allowed), not a plugin's own needs_replace: as Heat's
+        # preview, which does not ask the plugin's handle_update either
+        return REPLACED if rsrc_mod.Resource.needs_replace(rsrc, diff, after) else UPDATED
+    if rsrc.ignores_property_changes:
+        return UNCHANGED
     if rsrc_mod._metadata_snippet(old_defn) != rsrc_mod._metadata_snippet(new_defn):
         return UPDATED
     return UNCHANGED

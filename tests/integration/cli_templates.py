@@ -152,6 +152,31 @@ resources:
     type: OS::Heat::Nope
 """
 
+# against DEMO: r's update_replace is update_allowed (an update, as Heat's preview says),
+# n changes type (a replacement), extra is new
+DEMO_CHANGES = """\
+heat_template_version: 2016-10-14
+parameters:
+  p:
+    type: string
+    default: x
+resources:
+  r:
+    type: OS::Heat::TestResource
+    properties:
+      value: {get_param: p}
+      update_replace: true
+  n:
+    type: OS::Heat::RandomString
+  extra:
+    type: OS::Heat::None
+"""
+
+# DEMO with properties on the OS::Heat::None: Heat neither updates nor replaces it
+DEMO_NONE_PROPS = DEMO.replace(
+    "    depends_on: r\n", "    depends_on: r\n    properties: {foo: bar}\n"
+)
+
 FILES = {
     "demo.yaml": DEMO,
     "env.yaml": ENV,
@@ -164,6 +189,8 @@ FILES = {
     "hook_env.yaml": HOOK_ENV,
     "slow_update.yaml": SLOW_UPDATE,
     "bad_type.yaml": BAD_TYPE,
+    "demo_changes.yaml": DEMO_CHANGES,
+    "demo_none_props.yaml": DEMO_NONE_PROPS,
 }
 
 

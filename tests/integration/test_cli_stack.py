@@ -233,8 +233,26 @@ def test_update_dry_run(cli, cli_hc):
     )  # fmt: skip
     assert [r["resource_name"] for r in changes["deleted"]] == ["n"]
     assert [r["resource_name"] for r in changes["unchanged"]] == ["r"]
+    changes = cli.json("stack", "update", "u2", "-t", "demo_changes.yaml", "--dry-run")
+    assert {kind: [r["resource_name"] for r in items] for kind, items in changes.items()} == {
+        "added": ["extra"],
+        "deleted": [],
+        "replaced": ["n"],
+        "unchanged": [],
+        "updated": ["r"],
+    }
+    changes = cli.json(
+        "stack", "update", "u2", "-t", "demo_none_props.yaml", "--parameter", "p=a", "--dry-run"
+    )  # fmt: skip
+    assert sorted(r["resource_name"] for r in changes["unchanged"]) == ["n", "r"]
     # nothing was changed by the previews
     assert cli.value("stack", "show", "u2", "-c", "stack_status") == "CREATE_COMPLETE"
+
+    # and the update itself leaves the OS::Heat::None alone, as Heat does
+    cli("stack", "update", "u2", "-t", "demo_none_props.yaml", "--parameter", "p=a")
+    helpers.wait_for_status(cli_hc, "u2", {"UPDATE_COMPLETE"}, timeout=60)
+    statuses = cli.value("stack", "event", "list", "u2", "--resource", "n", "-c", "resource_status")
+    assert statuses.split() == ["CREATE_IN_PROGRESS", "CREATE_COMPLETE"]
 
 
 def test_preview_create(cli):
