@@ -146,6 +146,34 @@ class ClientResource(resource.Resource):
         if not valid:
             raise exception.Error("'status': expected '%s', got '%s'" % (expected, obj["status"]))
 
+    # -- observing (update --converge, observe_on_update) ------------------------------------
+
+    def get_live_state(self, resource_properties):
+        """The object as its service has it now (Heat's get_live_resource_data, then
+        parse_live_resource_data); EntityNotFound when it is gone."""
+        try:
+            obj = self._show_resource()
+        except (client_exception.NotFound, exception.EntityNotFound):
+            raise exception.EntityNotFound(entity="Resource", name=self.name)
+        return self.parse_live_resource_data(resource_properties, obj)
+
+    def parse_live_resource_data(self, resource_properties, obj):
+        """The update-allowed scalar properties the object reports (a ``name`` the
+        template left unset stays unset: the physical name stood in for it). Lists and
+        maps are shaped differently in the API than in the template (``fixed_ips`` with
+        ``subnet_id`` and the allocated address): plugins that can map them override this."""
+        live = {}
+        for key, schema in self.properties_schema.items():
+            if (
+                schema.update_allowed
+                and key in obj
+                and isinstance(obj[key], (str, int, float, bool, type(None)))
+            ):
+                if key == "name" and resource_properties.get(key) is None:
+                    continue
+                live[key] = obj[key]
+        return live
+
     # -- deleting ---------------------------------------------------------------------------
 
     def _delete_resource(self, resource_id):

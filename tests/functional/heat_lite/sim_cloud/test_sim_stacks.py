@@ -258,3 +258,45 @@ def test_failed_create_rolls_back_to_nothing(heat):
         CONF.clear_override("action_retry_limit")
     assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
     assert sim_db.sim_object_get_all(project_id="p1") == []
+
+
+def test_update_converge_observes_the_cloud(heat):
+    """``stack update --converge`` compares the live objects, not only the stored
+    properties: a server resized behind Heat's back is resized back, a floating IP
+    deleted behind its back is made again; a plain update of the same template does
+    neither (Heat's converge / observe_on_update)."""
+    from heat_lite.engine import clients
+
+    ident = heat.client.create_stack(heat.ctx, "vm", _server_template(), {}, {}, {})
+    out = _outputs(_wait(heat, ident, DONE))
+    resources = heat.client.list_stack_resources(heat.ctx, ident)
+    nova = clients.client_plugin(heat.ctx, "nova")
+    nova.resize_server(out["server_id"], "m1.tiny")
+    fip = sim_db.sim_object_get_all("neutron.floatingip", project_id="p1")[0]
+    clients.client_plugin(heat.ctx, "neutron").delete("floatingip", fip["id"])
+
+    def update(args):
+        heat.client.update_stack(heat.ctx, ident, _server_template(), {}, {}, args)
+        stack = _wait(heat, ident, {"UPDATE_COMPLETE", "UPDATE_FAILED"})
+        assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
+        return _outputs(stack)
+
+    unchanged = update({})
+    assert unchanged["flavor"] == "m1.tiny"
+    assert sim_db.sim_object_get_all("neutron.floatingip", project_id="p1") == []
+
+    converged = update({"converge": True})
+    assert converged["server_id"] == out["server_id"]
+    assert converged["flavor"] == "m1.small"
+    fips = sim_db.sim_object_get_all("neutron.floatingip", project_id="p1")
+    assert len(fips) == 1 and fips[0]["id"] != fip["id"]
+    before = {r["resource_name"]: r["physical_resource_id"] for r in resources}
+    after = {
+        r["resource_name"]: r["physical_resource_id"]
+        for r in heat.client.list_stack_resources(heat.ctx, ident)
+    }
+    assert {n for n in before if before[n] != after[n]} == {"fip"}
+    assert converged["private_ip"] == out["private_ip"]
+    ports = sim_db.sim_object_get_all("neutron.port", project_id="p1")
+    assert fips[0]["fixed_ip_address"] == out["private_ip"], (fips, ports)
+    assert converged["public_ip"] == fips[0]["floating_ip_address"]

@@ -322,6 +322,17 @@ class Server(client_resource.ClientResource):
             self.prepare_for_replace()
         return replace
 
+    def parse_live_resource_data(self, resource_properties, server):
+        """Name, metadata, tags and the flavor (by the name or id the template used), as
+        Heat's Server.parse_live_resource_data."""
+        live = super().parse_live_resource_data(resource_properties, server)
+        flavor = server.get("flavor") or {}
+        given = resource_properties.get("flavor")
+        live["flavor"] = (
+            flavor.get("id") if given == flavor.get("id") else flavor.get("original_name")
+        )
+        return live
+
     def prepare_for_replace(self):
         """As Heat: free the ports the template gave, for the replacement server."""
         if self.resource_id is not None:
