@@ -72,7 +72,7 @@ def monitor_schema(types, prefix="octavia"):
     }
 
 
-class HealthMonitor(octavia_base.OctaviaBase):
+class HealthMonitor(octavia_base.PoolChild):
     entity = "healthmonitor"
 
     api_props = {
@@ -89,18 +89,6 @@ class HealthMonitor(octavia_base.OctaviaBase):
     attributes_schema = {
         "pools": A("The list of Pools related to this monitor.", type=A.LIST),
     }
-
-    def _pool_id(self):
-        return self.find("pool", self.properties["pool"])
-
-    def _loadbalancer_id(self):
-        return self.client_plugin().loadbalancer_of("pool", self._pool_id())
-
-    def _values(self, keys=None):
-        values = super()._values(keys)
-        if keys is None:
-            values["pool_id"] = self._pool_id()
-        return values
 
     def _resolve_attribute(self, name, monitor):
         if name == "pools":

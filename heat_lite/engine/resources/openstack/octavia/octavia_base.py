@@ -47,3 +47,19 @@ class OctaviaBase(client_resource.ClientResource):
 
     def _delete_resource(self, resource_id):
         self.client_plugin().delete_child(self.entity, resource_id)
+
+
+class PoolChild(OctaviaBase):
+    """A member or health monitor: it belongs to the pool of its ``pool`` property."""
+
+    def _pool_id(self):
+        return self.find("pool", self.properties["pool"])
+
+    def _loadbalancer_id(self):
+        return self.client_plugin().loadbalancer_of("pool", self._pool_id())
+
+    def _values(self, keys=None):
+        values = super()._values(keys)
+        if keys is None:
+            values["pool_id"] = self._pool_id()
+        return values

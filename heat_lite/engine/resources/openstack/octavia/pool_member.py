@@ -46,7 +46,7 @@ def member_schema(prefix="octavia"):
     }
 
 
-class PoolMember(octavia_base.OctaviaBase):
+class PoolMember(octavia_base.PoolChild):
     entity = "member"
 
     api_props = {
@@ -72,16 +72,9 @@ class PoolMember(octavia_base.OctaviaBase):
         tags=P(P.LIST, "A list of simple strings assigned to the resource.", update_allowed=True),
     )
 
-    def _pool_id(self):
-        return self.find("pool", self.properties["pool"])
-
-    def _loadbalancer_id(self):
-        return self.client_plugin().loadbalancer_of("pool", self._pool_id())
-
     def _values(self, keys=None):
         values = super()._values(keys)
         if keys is None:
-            values["pool_id"] = self._pool_id()
             subnet = self.properties["subnet"]
             values["subnet_id"] = (
                 self.client_plugin("neutron").find_resourceid_by_name_or_id("subnet", subnet)
