@@ -129,11 +129,12 @@ def format_stack(stack, outputs=None):
 def format_stack_output(output):
     """One output: key, description, value (or value None and ``output_error``)."""
     result = {"output_key": output.name, "description": output.description()}
+    value = None
     try:
-        result["output_value"] = output.get_value()
+        value = output.get_value()
     except Exception as exc:
-        result["output_value"] = None
         result["output_error"] = str(exc)
+    result["output_value"] = value  # after output_error, as Heat's
     return result
 
 

@@ -177,6 +177,17 @@ DEMO_NONE_PROPS = DEMO.replace(
     "    depends_on: r\n", "    depends_on: r\n    properties: {foo: bar}\n"
 )
 
+# an output that cannot be resolved
+OUTPUT_ERROR = """\
+heat_template_version: 2016-10-14
+resources:
+  r:
+    type: OS::Heat::TestResource
+outputs:
+  listy:
+    value: {list_join: [",", {get_attr: [r, output]}]}
+"""
+
 FILES = {
     "demo.yaml": DEMO,
     "env.yaml": ENV,
@@ -191,6 +202,7 @@ FILES = {
     "bad_type.yaml": BAD_TYPE,
     "demo_changes.yaml": DEMO_CHANGES,
     "demo_none_props.yaml": DEMO_NONE_PROPS,
+    "output_error.yaml": OUTPUT_ERROR,
 }
 
 

@@ -118,6 +118,23 @@ def test_create_errors(cli):
     assert cli.error("stack", "show", "e2") == "Stack not found: e2"
 
 
+def test_output_error(cli, cli_hc):
+    cli("stack", "create", "-t", "output_error.yaml", "oe1")
+    _wait(cli_hc, "oe1", {"CREATE_COMPLETE"})
+    assert cli.error("stack", "output", "show", "oe1", "listy") == (
+        'Output error: "list_join" must operate on a list'
+    )
+    output = cli.json("stack", "output", "show", "oe1", "--all")["listy"]
+    assert output == {
+        "output_key": "listy",
+        "description": "No description given",
+        "output_error": '"list_join" must operate on a list',
+        "output_value": None,
+    }
+    assert list(output) == ["output_key", "description", "output_error", "output_value"]
+    assert cli.json("stack", "show", "oe1")["outputs"] == [output]
+
+
 def test_list_sort_limit_marker_filters(cli, cli_hc):
     ids = {}
     for name in ("l1", "l2", "l3"):
