@@ -430,8 +430,14 @@ def resource_update(resource_id, values, atomic_key, expected_engine_id=None):
     return resource_update_and_event(resource_id, values, atomic_key, expected_engine_id, None)
 
 
-def resource_update_and_event(resource_id, values, atomic_key, expected_engine_id, event):
+def resource_update_and_event(
+    resource_id, values, atomic_key, expected_engine_id, event, props_data=None
+):
     """A CAS resource write plus its event row, atomically. Returns success.
+
+    ``props_data``: the resource's properties from now on, stored as a new
+    resource_properties_data row that the resource (``rsrc_prop_data_id``) and, as Heat's,
+    every later event of it refer to (event show's ``resource_properties``).
 
     On PostgreSQL it is one statement (the event is inserted from the UPDATE's RETURNING,
     so it exists exactly when the write matched); elsewhere one transaction.
@@ -442,21 +448,40 @@ def resource_update_and_event(resource_id, values, atomic_key, expected_engine_i
         stmt = stmt.where(T_RSRC.c.engine_id.is_(None))
     else:
         stmt = stmt.where(T_RSRC.c.engine_id == expected_engine_id)
-    stmt = stmt.values(**values)
-    if event is None:
-        return _write(stmt) > 0
-    event = _event_values(event)
     if _SQLITE_LOCK is None:
-        updated = stmt.returning(T_RSRC.c.id).cte("updated")
+        if props_data is not None:
+            props = (
+                T_PROPS.insert()
+                .values(data=props_data, created_at=utcnow())
+                .returning(T_PROPS.c.id)
+                .cte("props")
+            )
+            values["rsrc_prop_data_id"] = sa.select(props.c.id).scalar_subquery()
+        stmt = stmt.values(**values)
+        if event is None:
+            return _write(stmt) > 0
+        event = _event_values(event)
+        updated = stmt.returning(T_RSRC.c.rsrc_prop_data_id).cte("updated")
         names = sorted(event)
         source = sa.select(
-            *[sa.literal(event[n], type_=T_EVENT.c[n].type).label(n) for n in names]
+            *[sa.literal(event[n], type_=T_EVENT.c[n].type).label(n) for n in names],
+            updated.c.rsrc_prop_data_id,
         ).select_from(updated)
-        return _write(T_EVENT.insert().from_select(names, source)) > 0
+        stmt = T_EVENT.insert().from_select(names + ["rsrc_prop_data_id"], source)
+        return _write(stmt) > 0
     with transaction() as conn:
-        if conn.execute(stmt).rowcount == 0:
+        if props_data is not None:
+            values["rsrc_prop_data_id"] = conn.execute(
+                T_PROPS.insert().values(data=props_data, created_at=utcnow())
+            ).inserted_primary_key[0]
+        if conn.execute(stmt.values(**values)).rowcount == 0:
+            conn.rollback()
             return False
-        conn.execute(T_EVENT.insert().values(**event))
+        if event is not None:
+            prop_id = conn.execute(
+                sa.select(T_RSRC.c.rsrc_prop_data_id).where(T_RSRC.c.id == resource_id)
+            ).scalar()
+            conn.execute(T_EVENT.insert().values(rsrc_prop_data_id=prop_id, **_event_values(event)))
         return True
 
 
@@ -565,6 +590,11 @@ def resource_attr_data_set(resource_id, data):
                 T_PROPS.insert().values(data=data, created_at=utcnow())
             ).inserted_primary_key[0]
         conn.execute(T_RSRC.update().where(T_RSRC.c.id == resource_id).values(attr_data_id=prop_id))
+
+
+def resource_properties_data_get(prop_id):
+    """The data of a resource_properties_data row (None when there is none)."""
+    return resource_attr_data_get(prop_id)
 
 
 def resource_attr_data_get(prop_id):

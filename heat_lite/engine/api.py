@@ -168,9 +168,10 @@ def format_stack_resource(row, stack, resource_type, required_by, child=None):
     return info
 
 
-def format_event(row, ident, root_ident=None):
+def format_event(row, ident, root_ident=None, resource_properties=None):
     """An event row of the stack ``ident`` (a HeatIdentifier); ``root_ident``, the stack
-    listed with ``nested_depth``, becomes the event's ``root_stack`` link."""
+    listed with ``nested_depth``, becomes the event's ``root_stack`` link;
+    ``resource_properties``: the properties the event's resource had then (event show)."""
     rsrc_ident = identifier.ResourceIdentifier(resource_name=row.resource_name, **ident)
     event_ident = identifier.EventIdentifier(event_id=row.uuid, **rsrc_ident)
     info = {
@@ -184,7 +185,7 @@ def format_event(row, ident, root_ident=None):
         "resource_status": row.resource_status,
         "resource_status_reason": row.resource_status_reason,
         "resource_type": row.resource_type,
-        "resource_properties": {},
+        "resource_properties": resource_properties or {},
     }
     if root_ident is not None:
         info["root_stack_id"] = dict(root_ident)

@@ -503,6 +503,13 @@ class Resource:
             )
         if unlock is not None:
             values["engine_id"] = None
+        props_data = None
+        if (status, action) in ((IN_PROGRESS, CREATE), (IN_PROGRESS, ADOPT), (COMPLETE, UPDATE)):
+            # the properties the events show from now on (event show), as Heat: the
+            # template's (resolved) values, a create's from its start, an update's once done
+            props_data = dict(self.t.resolved_properties() or {})
+            if not props_data and action != UPDATE:
+                props_data = None  # nothing to show yet: no row needed
         if status == COMPLETE and action in (CREATE, UPDATE, ADOPT):
             # what the resource was built from: the "before" of its next update
             self.properties_data = values["properties_data"] = self._props_data()
@@ -517,6 +524,7 @@ class Resource:
             self.atomic_key,
             expected,
             event.resource_event(self) if with_event else None,
+            props_data=props_data,
         )
         if not ok:
             raise exception.UpdateInProgress(resource_name=self.name)

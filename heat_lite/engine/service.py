@@ -504,7 +504,20 @@ class EngineService(
             sort_keys=sort_keys,
             sort_dir=sort_dir,
         )
-        return [api.format_event(r, idents[r.stack_id], root) for r in rows]
+        # one event asked for by its uuid (event show) comes with its resource's
+        # properties at the time, as Heat's list_events does
+        with_props = bool(filters and "uuid" in filters)
+        return [
+            api.format_event(
+                r,
+                idents[r.stack_id],
+                root,
+                db_api.resource_properties_data_get(r.rsrc_prop_data_id)
+                if with_props and r.rsrc_prop_data_id is not None
+                else None,
+            )
+            for r in rows
+        ]
 
 
 def _attribute_names(rsrc):

@@ -205,6 +205,14 @@ def test_event_list_show(cli, stacks):
     assert event["resource_type"] == "OS::Heat::None"
     assert (event["resource_status"], event["logical_resource_id"]) == ("CREATE_COMPLETE", "m")
     assert cli.error("stack", "event", "show", "meta1", "m", "nope") == "ERROR: No event nope found"
+    assert event["resource_properties"] == {}
+    # the properties the resource was created with (as Heat 27 prints them)
+    (done,) = [
+        e for e in cli.json("stack", "event", "list", "re1", "--resource", "r")
+        if e["resource_status"] == "CREATE_COMPLETE"
+    ]  # fmt: skip
+    shown = cli.json("stack", "event", "show", "re1", "r", done["id"])
+    assert shown["resource_properties"] == {"value": "y"}
 
 
 def test_event_list_nested_depth(cli, stacks):

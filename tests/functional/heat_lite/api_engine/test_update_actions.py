@@ -630,3 +630,20 @@ def test_check_collects_every_failure_then_fails_the_stack(api):
     assert resources["b"] == ("CHECK_FAILED", "Can not check b, resource not created yet.")
     assert resources["f"][0] == "CHECK_COMPLETE"
     assert resources["c"] == ("INIT_COMPLETE", "")
+
+
+def test_event_show_has_the_resource_properties_of_its_time(api):
+    """As Heat 27: a create's events show the new properties, an update's IN_PROGRESS
+    event the old ones and its COMPLETE event the new ones; list items show none."""
+    url = create_stack(api, {"stack_name": "evp", "template": TEMPLATE, "parameters": {"p": "y"}})
+    api.put_json(url, {"template": TEMPLATE, "parameters": {"p": "z"}}, status=202)
+    assert _wait(api, url, "UPDATE_IN_PROGRESS")["stack_status"] == "UPDATE_COMPLETE"
+    listed = api.get(url + "/resources/r/events?sort_dir=asc").json["events"]
+    assert all("resource_properties" not in e for e in listed)
+    shown = [api.get(url + "/resources/r/events/" + e["id"]).json["event"] for e in listed]
+    assert [(e["resource_status"], e["resource_properties"]) for e in shown] == [
+        ("CREATE_IN_PROGRESS", {"value": "y"}),
+        ("CREATE_COMPLETE", {"value": "y"}),
+        ("UPDATE_IN_PROGRESS", {"value": "y"}),
+        ("UPDATE_COMPLETE", {"value": "z"}),
+    ]
