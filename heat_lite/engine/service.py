@@ -16,7 +16,7 @@ import uuid
 
 import oslo_messaging
 
-from heat_lite.common import exception, identifier, messaging, template_format
+from heat_lite.common import exception, messaging, template_format
 from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
 from heat_lite.engine import (
@@ -24,6 +24,7 @@ from heat_lite.engine import (
     environment,
     service_actions,
     service_info,
+    service_resources,
     service_snapshots,
     service_software,
     templates,
@@ -42,13 +43,15 @@ UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
 
 class EngineService(
     service_info.InfoMethods,
+    service_resources.ResourceMethods,
     service_actions.ActionMethods,
     service_software.SoftwareMethods,
     service_snapshots.SnapshotMethods,
 ):
-    """Stacks, resources and events here; read-only info methods in service_info, stack
-    actions (suspend, resume, check, cancel) in service_actions, software configs and
-    deployments in service_software, snapshots and restore in service_snapshots."""
+    """Stacks here; read-only info methods in service_info, resources and events in
+    service_resources, stack actions (suspend, resume, check, cancel) in service_actions,
+    software configs and deployments in service_software, snapshots and restore in
+    service_snapshots."""
 
     RPC_API_VERSION = rpc_api.ENGINE_RPC_VERSION
     target = oslo_messaging.Target(version=RPC_API_VERSION)
@@ -392,207 +395,12 @@ class EngineService(
         with service_actions.cancelling_running(stack):
             stack.converge_stack(templates.empty_like(stack.t), action=rpc_api.DELETE)
 
-    # -- resources and events --------------------------------------------------------------
-
-    @expected
-    def list_stack_resources(
-        self, cnxt, stack_identity, nested_depth=0, with_detail=False, filters=None
-    ):
-        stack = self._load_stack(cnxt, stack_identity, show_deleted=True)
-        # as Heat: status=CREATE_COMPLETE filters on action CREATE and status COMPLETE
-        filters = api.translate_filters(filters)
-        return self._stack_resources(cnxt, stack, nested_depth, with_detail, filters)
-
-    def _stack_resources(self, cnxt, stack, nested_depth, with_detail, filters):
-        """The stack's resources, then (``nested_depth`` > 0) those of its child stacks,
-        each marked with the ``parent_resource`` that owns its stack."""
-        rows = _current_rows(db_api.resource_get_all_by_stack(stack.id))
-        children = _child_stacks(stack)
-        names = {r.id: r.name for r in rows}
-        result = []
-        for row in rows:
-            child = children.get(row.nova_instance)
-            info = self._format_resource(cnxt, stack, row, names, rows, with_detail, child=child)
-            if _matches(info, filters):
-                result.append(info)
-        for row in rows if nested_depth and nested_depth > 0 else ():
-            child = children.get(row.nova_instance)
-            if child is None:
-                continue
-            child_stack = parser.Stack.load(cnxt, row=child)
-            result.extend(
-                self._stack_resources(cnxt, child_stack, nested_depth - 1, with_detail, filters)
-            )
-        return result
-
-    @expected
-    def describe_stack_resource(self, cnxt, stack_identity, resource_name, with_attr=None):
-        stack = self._load_stack(cnxt, stack_identity, show_deleted=True)
-        rows = _current_rows(db_api.resource_get_all_by_stack(stack.id))
-        for row in rows:
-            if row.name == resource_name:
-                return self._resource_detail(cnxt, stack, rows, row, with_attr)
-        raise exception.ResourceNotFound(resource_name=resource_name, stack_name=stack.name)
-
-    def _resource_detail(self, cnxt, stack, rows, row, with_attr=None):
-        """One resource of ``rows`` in detail (description, attributes, metadata)."""
-        names = {r.id: r.name for r in rows}
-        child = _child_stacks(stack).get(row.nova_instance)
-        return self._format_resource(cnxt, stack, row, names, rows, True, with_attr, child=child)
-
-    def _format_resource(self, cnxt, stack, row, names, rows, detail, with_attr=None, child=None):
-        """Heat's format_stack_resource; ``child`` is the row of the stack it owns, if any."""
-        tmpl = templates.load(row.current_template_id) if row.current_template_id else stack.t
-        rsrc_type = tmpl.resource_type(row.name)
-        required_by = sorted(names[r.id] for r in rows if row.id in (r.requires or []))
-        info = api.format_stack_resource(row, stack, rsrc_type, required_by, child)
-        if detail:
-            info.update(self._details(cnxt, stack, row, tmpl, with_attr))
-        return info
-
-    @staticmethod
-    def _details(cnxt, stack, row, tmpl, with_attr):
-        """``description``, ``metadata`` and ``attributes`` (all of the type's, plus
-        ``with_attr``); the API shows metadata only through its own endpoint."""
-        from heat_lite.engine import resource as rsrc_mod
-
-        rsrc_stack = stack
-        if tmpl is not stack.t:
-            rsrc_stack = parser.Stack.load(cnxt, row=db_api.stack_get(stack.id, True))
-            rsrc_stack.t = tmpl
-        defn = rsrc_stack.definitions.get(row.name)
-        metadata = row.rsrc_metadata or {}
-        if defn is None:
-            return {"description": "", "metadata": metadata, "attributes": {}}
-        details = {"description": defn.description, "metadata": metadata, "attributes": {}}
-        try:
-            rsrc = rsrc_mod.Resource.load(row, rsrc_stack, defn)
-        except exception.HeatException:
-            return details
-        for name in _attribute_names(rsrc) + list(with_attr or []):
-            try:
-                details["attributes"][name] = rsrc.get_attribute(name)
-            except Exception:
-                details["attributes"][name] = None
-        return details
-
-    @expected
-    def list_events(
-        self,
-        cnxt,
-        stack_identity,
-        filters=None,
-        limit=None,
-        marker=None,
-        sort_keys=None,
-        sort_dir=None,
-        nested_depth=None,
-    ):
-        """The stack's events; with ``nested_depth`` also those of its nested stacks down
-        to that depth, each with a ``root_stack`` (the clients then skip their own walk)."""
-        stack = self._load_stack(cnxt, stack_identity, show_deleted=True)
-        idents = {stack.id: stack.identifier()}
-        root = None
-        if nested_depth:
-            root = idents[stack.id]
-            idents.update(_descendants(stack.id, min(nested_depth, CONF.max_nested_stack_depth)))
-        rows = db_api.event_get_all_by_stacks(
-            list(idents),
-            filters=filters,
-            limit=limit,
-            marker=marker,
-            sort_keys=sort_keys,
-            sort_dir=sort_dir,
-        )
-        # one event asked for by its uuid (event show) comes with its resource's
-        # properties at the time, as Heat's list_events does
-        with_props = bool(filters and "uuid" in filters)
-        return [
-            api.format_event(
-                r,
-                idents[r.stack_id],
-                root,
-                db_api.resource_properties_data_get(r.rsrc_prop_data_id)
-                if with_props and r.rsrc_prop_data_id is not None
-                else None,
-            )
-            for r in rows
-        ]
-
-
-def _attribute_names(rsrc):
-    """The attributes resource show lists: the type's schema; for a provider template
-    resource (Heat's TemplateResource) the outputs of its template."""
-    names = list(type(rsrc).attributes_schema)
-    if getattr(rsrc, "template_name", None):
-        try:
-            child = rsrc.child_template()
-        except (exception.HeatException, ValueError):
-            return names
-        names += [n for n in (child.get("outputs") or child.get("Outputs") or {}) if n not in names]
-    return names
-
-
-def _descendants(stack_id, depth):
-    """{id: HeatIdentifier} of the nested stacks under ``stack_id``, ``depth`` levels down."""
-    found, level = {}, [stack_id]
-    for _ in range(depth):
-        if not level:
-            break
-        rows = db_api.stack_get_all(
-            None, show_nested=True, show_deleted=True, filters={"owner_id": level}
-        )
-        found.update((r.id, identifier.HeatIdentifier(r.tenant, r.name, r.id)) for r in rows)
-        level = [r.id for r in rows]
-    return found
-
-
-def _child_stacks(stack):
-    """{id: row} of the stacks whose owner is ``stack`` (its nested stacks)."""
-    rows = db_api.stack_get_all(None, show_nested=True, filters={"owner_id": stack.id})
-    return {row.id: row for row in rows}
-
 
 def _translated(query):
     """The stack selection with its filters in column names (api.translate_filters)."""
     if query.get("filters"):
         query = dict(query, filters=api.translate_filters(query["filters"]))
     return query
-
-
-def _current_rows(rows):
-    """One row per resource name: the live one, not a replaced or deleted leftover."""
-    by_name = {}
-    for row in rows:
-        best = by_name.get(row.name)
-        if (
-            best is None
-            or (row.replaced_by is None and best.replaced_by is not None)
-            or row.id > best.id
-            and row.replaced_by is None
-        ):
-            by_name[row.name] = row
-    return sorted(by_name.values(), key=lambda r: r.id)
-
-
-def _matches(info, filters):
-    for key, value in (filters or {}).items():
-        values = value if isinstance(value, list) else [value]
-        field = {
-            "name": "resource_name",
-            "status": "resource_status",
-            "action": "resource_action",
-            "type": "resource_type",
-            "id": "resource_identity",
-            "physical_resource_id": "physical_resource_id",
-        }.get(key, key)
-        actual = info.get(field)
-        if key == "type":
-            if not any(v in (actual or "") for v in values):
-                return False
-        elif key != "id" and actual not in values:
-            return False
-    return True
 
 
 def _bool(value):

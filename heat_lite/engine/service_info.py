@@ -29,6 +29,7 @@ from heat_lite.engine import (
     parameters,
     properties,
     resources,
+    service_resources,
     templates,
     update,
 )
@@ -149,15 +150,13 @@ class InfoMethods:
 
         :raises: the errors of update_stack; nothing is changed
         """
-        from heat_lite.engine.service import _current_rows
-
         stack = self._load_stack(cnxt, stack_identity)
         _tmpl, updated = self._updated_stack(
             cnxt, stack, template, params, files, args or {}, environment_files
         )
         rows = [
             r
-            for r in _current_rows(db_api.resource_get_all_by_stack(stack.id))
+            for r in service_resources.current_rows(db_api.resource_get_all_by_stack(stack.id))
             if not (r.action == rpc_api.DELETE and r.status == rpc_api.COMPLETE)
         ]
         by_name = {r.name: r for r in rows}
