@@ -543,6 +543,9 @@ def resource_purge_deleted(stack_id):
             T_RSRC.c.status == "COMPLETE",
         )
         conn.execute(T_RDATA.delete().where(T_RDATA.c.resource_id.in_(ids)))
+        props = conn.execute(
+            sa.select(T_RSRC.c.rsrc_prop_data_id, T_RSRC.c.attr_data_id).where(T_RSRC.c.id.in_(ids))
+        ).all()
         conn.execute(
             T_RSRC.delete().where(
                 T_RSRC.c.stack_id == stack_id,
@@ -550,6 +553,10 @@ def resource_purge_deleted(stack_id):
                 T_RSRC.c.status == "COMPLETE",
             )
         )
+        prop_ids = {i for row in props for i in row if i is not None}
+        if prop_ids:
+            # a properties row still shown by an event stays (event show)
+            _delete_unreferenced_props(conn, prop_ids)
 
 
 def resource_data_get_all(resource_id):
@@ -582,14 +589,32 @@ def resource_data_delete(resource_id, key):
 
 
 def resource_attr_data_set(resource_id, data):
-    """Store cached attribute values of a resource (``None`` clears them)."""
+    """Store cached attribute values of a resource (``None`` clears them); the row of
+    the values they replace is deleted."""
     with transaction() as conn:
+        old_id = conn.execute(
+            sa.select(T_RSRC.c.attr_data_id).where(T_RSRC.c.id == resource_id)
+        ).scalar()
         prop_id = None
         if data:
             prop_id = conn.execute(
                 T_PROPS.insert().values(data=data, created_at=utcnow())
             ).inserted_primary_key[0]
         conn.execute(T_RSRC.update().where(T_RSRC.c.id == resource_id).values(attr_data_id=prop_id))
+        if old_id is not None:
+            conn.execute(T_PROPS.delete().where(T_PROPS.c.id == old_id))
+
+
+def _delete_unreferenced_props(conn, prop_ids):
+    """Delete those resource_properties_data rows that no resource or event refers to."""
+    conn.execute(
+        T_PROPS.delete().where(
+            T_PROPS.c.id.in_(prop_ids),
+            ~sa.exists().where(T_RSRC.c.rsrc_prop_data_id == T_PROPS.c.id),
+            ~sa.exists().where(T_RSRC.c.attr_data_id == T_PROPS.c.id),
+            ~sa.exists().where(T_EVENT.c.rsrc_prop_data_id == T_PROPS.c.id),
+        )
+    )
 
 
 def resource_properties_data_get(prop_id):
@@ -624,14 +649,18 @@ def event_count_all_by_stack(stack_id):
 
 
 def event_purge_oldest(stack_id, count):
+    """Delete the stack's ``count`` oldest events (and the properties rows only they used)."""
     with transaction() as conn:
-        ids = (
-            sa.select(T_EVENT.c.id)
+        oldest = conn.execute(
+            sa.select(T_EVENT.c.id, T_EVENT.c.rsrc_prop_data_id)
             .where(T_EVENT.c.stack_id == stack_id)
             .order_by(T_EVENT.c.id)
             .limit(count)
-        )
-        conn.execute(T_EVENT.delete().where(T_EVENT.c.id.in_(ids.scalar_subquery())))
+        ).all()
+        conn.execute(T_EVENT.delete().where(T_EVENT.c.id.in_([row.id for row in oldest])))
+        prop_ids = {row.rsrc_prop_data_id for row in oldest if row.rsrc_prop_data_id}
+        if prop_ids:
+            _delete_unreferenced_props(conn, prop_ids)
 
 
 _EVENT_SORT_KEYS = {
