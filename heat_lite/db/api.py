@@ -619,12 +619,15 @@ def _delete_unreferenced_props(conn, prop_ids):
 
 def resource_properties_data_get(prop_id):
     """The data of a resource_properties_data row (None when there is none)."""
-    return resource_attr_data_get(prop_id)
+    return resource_properties_data_get_many([prop_id]).get(prop_id)
 
 
-def resource_attr_data_get(prop_id):
-    row = _one(sa.select(T_PROPS.c.data).where(T_PROPS.c.id == prop_id))
-    return row.data if row is not None else None
+def resource_properties_data_get_many(prop_ids):
+    """{id: data} of those resource_properties_data rows, in one query."""
+    if not prop_ids:
+        return {}
+    rows = _all(sa.select(T_PROPS.c.id, T_PROPS.c.data).where(T_PROPS.c.id.in_(prop_ids)))
+    return {row.id: row.data for row in rows}
 
 
 # event ----------------------------------------------------------------------------------

@@ -95,6 +95,8 @@ class CheckResource:
     def __init__(self, engine_id, rpc_client):
         self.engine_id = engine_id
         self._rpc_client = rpc_client
+        # how the traversal goes on, passed along with every cast (set by check)
+        self._abandon, self._adopt_stack_data, self._converge = False, None, False
 
     def check(
         self,
@@ -294,11 +296,11 @@ class CheckResource:
                 traversal,
                 {"input_data": sync_point.serialize_input_data(input_data)},
                 is_update,
-                getattr(self, "_adopt_stack_data", None),
-                converge=getattr(self, "_converge", False),
+                self._adopt_stack_data,
+                converge=self._converge,
                 skip_propagate=skip,
                 accumulated_failures=failures or None,
-                abandon=getattr(self, "_abandon", False),
+                abandon=self._abandon,
             )
 
         if failures or skip:
