@@ -61,6 +61,7 @@ class FaultWrapper:
         "Forbidden": exc.HTTPForbidden,
         "StackExists": exc.HTTPConflict,
         "StackValidationFailed": exc.HTTPBadRequest,
+        "EngineUnavailable": exc.HTTPServiceUnavailable,
         "InvalidSchemaError": exc.HTTPBadRequest,
         "InvalidTemplateReference": exc.HTTPBadRequest,
         "InvalidTemplateVersion": exc.HTTPBadRequest,
@@ -142,7 +143,9 @@ class FaultWrapper:
 
     def fault(self, ex):
         webob_exc, ex_type, message, safe = self.describe(ex)
-        if webob_exc.code >= 500:
+        if isinstance(ex, exception.EngineUnavailable):
+            LOG.warning("Returning 503 to user: %s", ex)  # an operational state, not a bug
+        elif webob_exc.code >= 500:
             LOG.error("Returning %s to user: %s", webob_exc.code, ex, exc_info=ex)
         debug = "debug" in self.conf and self.conf.debug
         error = {

@@ -16,10 +16,13 @@ from heat_lite.cmd import api, common, manage  # noqa: E402
 from heat_lite.engine import service, worker  # noqa: E402
 
 
+@common.console_script
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     embedded = not any(a.startswith("--config-file") or a.startswith("--config-dir") for a in argv)
-    conf = common.prepare(argv, "heat-lite-all", transport_url="fake://" if embedded else None)
+    conf = common.prepare(
+        argv, "heat-lite-all", __doc__, transport_url="fake://" if embedded else None
+    )
     manage.db_sync()
     engine_id = str(uuid.uuid4())
     engine = service.EngineService(conf.host, engine_id)

@@ -17,14 +17,16 @@ LOG = logging.getLogger(__name__)
 
 def start_server(conf):
     """Serve the API in a green thread; returns the green thread."""
-    sock = eventlet.listen((conf.heat_api.bind_host, conf.heat_api.bind_port))
+    # reuse_port=False: a second API on a taken port must fail, not share it silently
+    sock = eventlet.listen((conf.heat_api.bind_host, conf.heat_api.bind_port), reuse_port=False)
     LOG.info("heat-lite-api listening on %s:%s", conf.heat_api.bind_host, conf.heat_api.bind_port)
     application = wsgi_app.setup_app(conf)
     return eventlet.spawn(eventlet.wsgi.server, sock, application, log_output=False, max_size=1024)
 
 
+@common.console_script
 def main(argv=None):
-    conf = common.prepare(sys.argv[1:] if argv is None else argv, "heat-lite-api")
+    conf = common.prepare(sys.argv[1:] if argv is None else argv, "heat-lite-api", __doc__)
     server = start_server(conf)
     common.serve_forever([server.kill])
 

@@ -4,25 +4,45 @@ Each script monkey-patches eventlet as its very first statement (so every thread
 a green thread), then calls ``prepare`` to read the config, set up logging, the database
 and the message transport, and ``serve_forever`` to run until SIGTERM/SIGINT.
 
-    conf = common.prepare(sys.argv[1:], 'heat-lite-worker')
+    conf = common.prepare(sys.argv[1:], 'heat-lite-worker', __doc__)
     ...start services...
     common.serve_forever(stop_callbacks)
+
+``main`` functions are wrapped in ``console_script``: a start-up failure whose cause is known
+(a missing database or schema, a missing RabbitMQ vhost, a taken port) is one line on
+stderr saying what is wrong and how to fix it, and exit status 1; ``--debug`` shows the
+traceback as well.
 """
 
+import functools
 import logging
 import signal
+import sys
 import threading
 
+from oslo_config import cfg
+
+from heat_lite.cmd import startup_errors
 from heat_lite.common import messaging
 from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
 
+CONF.register_cli_opt(
+    cfg.BoolOpt("debug", short="d", default=False, help="Log at DEBUG level; show tracebacks.")
+)
 
-def prepare(argv, prog, default_config_files=None, transport_url=None):
+
+def prepare(argv, prog, description=None, default_config_files=None, transport_url=None):
     messaging.set_defaults()
-    CONF(argv, project="heat", prog=prog, default_config_files=default_config_files or [])
+    CONF(
+        argv,
+        project="heat",
+        prog=prog,
+        description=description,
+        default_config_files=default_config_files or [],
+    )
     logging.basicConfig(
-        level=logging.INFO,
+        level=logging.DEBUG if CONF.debug else logging.INFO,
         format="%(asctime)s %(process)d %(levelname)s %(name)s %(message)s",
     )
     for noisy in ("oslo_messaging", "kombu", "amqp", "oslo.messaging"):
@@ -49,9 +69,37 @@ def serve_forever(on_stop=()):
     signal.signal(signal.SIGINT, handler)
     while not done.wait(1):
         pass
+    log = logging.getLogger(__name__)
     for stop in on_stop:
         try:
             stop()
         except Exception:
-            logging.getLogger(__name__).exception("Error while stopping")
+            log.exception("Error while stopping")
     messaging.cleanup()
+    log.info("%s stopped", CONF.prog or "heat-lite")
+
+
+def console_script(main):
+    """Run ``main``; a known start-up failure becomes one line on stderr and exit status 1."""
+
+    @functools.wraps(main)
+    def run(argv=None):
+        try:
+            return main(argv)
+        except Exception as exc:
+            message = startup_errors.explain(exc, CONF)
+            if message is None or _debug_requested(argv):
+                raise
+            prog = main.__module__.rsplit(".", 1)[-1]
+            sys.stderr.write("heat-lite-%s: %s\n" % (prog, message))
+            sys.exit(1)
+
+    return run
+
+
+def _debug_requested(argv):
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        return bool(CONF.debug) or "--debug" in args or "-d" in args
+    except cfg.Error:
+        return "--debug" in args or "-d" in args

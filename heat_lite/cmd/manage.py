@@ -1,20 +1,43 @@
-"""heat-lite-manage: database management (``db_sync`` runs alembic up to head)."""
+"""heat-lite-manage: create or upgrade heat-lite's database schema (alembic), as heat-manage."""
 
 import argparse
 import pathlib
+import site
 import sys
+import sysconfig
 
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import create_engine
+from sqlalchemy.engine import make_url
 
 from alembic import command
+from heat_lite.cmd import common
 from heat_lite.conf import CONF
 
-ALEMBIC_DIR = pathlib.Path(__file__).resolve().parents[2] / "alembic"
+COMMANDS = {
+    "db_sync": "create the schema, or upgrade it to the newest revision",
+    "db_version": "print the schema revision the database is at",
+}
+
+
+def alembic_dir():
+    """Where the migrations are: the checkout's alembic/, or the copy installed with the
+    package (``share/magnum-lite/alembic`` under the install prefix, see pyproject.toml)."""
+    candidates = [pathlib.Path(__file__).resolve().parents[2] / "alembic"]
+    for base in (sysconfig.get_path("data"), sys.prefix, site.getuserbase()):
+        candidates.append(pathlib.Path(base) / "share" / "magnum-lite" / "alembic")
+    for candidate in candidates:
+        if (candidate / "alembic.ini").is_file():
+            return candidate
+    raise RuntimeError("heat-lite's migrations are not installed (looked in %s)" % candidates)
 
 
 def alembic_config(url=None):
-    config = Config(str(ALEMBIC_DIR / "alembic.ini"), ini_section="heat")
-    config.set_main_option("script_location", str(ALEMBIC_DIR / "heat"))
+    directory = alembic_dir()
+    config = Config(str(directory / "alembic.ini"), ini_section="heat")
+    config.set_main_option("script_location", str(directory / "heat"))
     config.set_main_option("sqlalchemy.url", url or CONF.database.connection)
     return config
 
@@ -23,19 +46,51 @@ def db_sync(url=None, revision="head"):
     command.upgrade(alembic_config(url), revision)
 
 
-def db_version(url=None):
-    command.current(alembic_config(url))
+def current_revision(url=None):
+    engine = create_engine(url or CONF.database.connection)
+    try:
+        with engine.connect() as connection:
+            return MigrationContext.configure(connection).get_current_revision()
+    finally:
+        engine.dispose()
 
 
+def _shown_url():
+    return make_url(CONF.database.connection).render_as_string(hide_password=True)
+
+
+def _db_sync():
+    before = current_revision()
+    db_sync()
+    after = current_revision()
+    if before == after:
+        print("heat database %s is up to date (revision %s)" % (_shown_url(), after))
+    else:
+        print("heat database %s upgraded from %s to %s" % (_shown_url(), before or "empty", after))
+
+
+def _db_version():
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    revision = current_revision()
+    print("%s (head: %s)" % (revision or "empty (run db_sync)", head))
+
+
+@common.console_script
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    parser = argparse.ArgumentParser(prog="heat-lite-manage")
-    parser.add_argument("--config-file", action="append", default=[])
-    parser.add_argument("command", choices=["db_sync", "db_version"])
+    parser = argparse.ArgumentParser(
+        prog="heat-lite-manage",
+        description=__doc__.split(":", 1)[1].strip(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="commands:\n"
+        + "\n".join("  %-12s %s" % (name, text) for name, text in COMMANDS.items()),
+    )
+    parser.add_argument("--config-file", action="append", default=[], help="heat.conf to read")
+    parser.add_argument("command", choices=list(COMMANDS), metavar="command", help="see below")
     args = parser.parse_args(argv)
     conf_args = [x for f in args.config_file for x in ("--config-file", f)]
     CONF(conf_args, project="heat", prog="heat-lite-manage", default_config_files=[])
-    {"db_sync": db_sync, "db_version": db_version}[args.command]()
+    {"db_sync": _db_sync, "db_version": _db_version}[args.command]()
 
 
 if __name__ == "__main__":

@@ -253,3 +253,9 @@ class InvalidRestrictedAction(HeatException):
     used by a deployment). Heat 27 answers 500 for it; heat-lite maps it to 409."""
 
     msg_fmt = "%(message)s"
+
+
+class EngineUnavailable(HeatException):
+    """No engine would answer (none consumes the topic) or none answered in time: 503."""
+
+    msg_fmt = "The orchestration engine is unavailable: %(reason)s"

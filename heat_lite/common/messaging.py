@@ -5,6 +5,10 @@ client = messaging.get_rpc_client(topic='engine', version='1.36')
 server = messaging.get_rpc_server(target, endpoints)
 """
 
+import threading
+import time
+
+import kombu
 import oslo_messaging
 import oslo_messaging.opts
 from oslo_config import cfg
@@ -14,6 +18,7 @@ from heat_lite.common import context
 
 TRANSPORT = None
 NOTIFIER = None
+TRANSPORT_URL = None
 
 ALLOWED_EXMODS = ["heat_lite.common.exception"]
 
@@ -56,8 +61,9 @@ def set_defaults():
 
 def setup(url=None):
     """Create the process-wide transport (idempotent). ``url`` overrides transport_url."""
-    global TRANSPORT
+    global TRANSPORT, TRANSPORT_URL
     if TRANSPORT is None:
+        TRANSPORT_URL = url
         oslo_messaging.set_transport_defaults("heat")
         TRANSPORT = oslo_messaging.get_rpc_transport(
             cfg.CONF, url=url, allowed_remote_exmods=ALLOWED_EXMODS
@@ -82,3 +88,54 @@ def get_rpc_server(target, endpoints, executor="threading"):
 def get_rpc_client(**kwargs):
     target = oslo_messaging.Target(**kwargs)
     return oslo_messaging.get_rpc_client(TRANSPORT, target, serializer=RequestContextSerializer())
+
+
+# -- is anyone listening? ----------------------------------------------------------------
+
+CONSUMERS_TTL = 2.0  # seconds a consumer count is trusted
+_consumers = {}
+_consumers_lock = threading.Lock()
+
+
+def topic_consumers(topic):
+    """How many RPC servers consume ``topic`` now, or None when the transport cannot say
+    (not RabbitMQ, or the broker did not answer). Cached for ``CONSUMERS_TTL`` seconds.
+
+    On RabbitMQ every server of a topic consumes the queue named after the topic, so a
+    passive declare of that queue counts them: 0 means nobody would answer a call.
+    """
+    with _consumers_lock:
+        now = time.monotonic()
+        cached = _consumers.get(topic)
+        if cached is None or now - cached[0] > CONSUMERS_TTL:
+            cached = _consumers[topic] = (now, _count_consumers(topic))
+        return cached[1]
+
+
+def _amqp_url():
+    url = oslo_messaging.TransportURL.parse(cfg.CONF, TRANSPORT_URL)
+    if url.transport not in ("rabbit", "amqp") or not url.hosts:
+        return None
+    host = url.hosts[0]
+    return "amqp://%s:%s@%s:%s/%s" % (
+        host.username or "guest",
+        host.password or "guest",
+        host.hostname,
+        host.port or 5672,
+        url.virtual_host or "",
+    )
+
+
+def _count_consumers(topic):
+    amqp_url = _amqp_url()
+    if amqp_url is None:
+        return None
+    try:
+        with kombu.Connection(amqp_url, connect_timeout=2) as connection:
+            channel = connection.channel()
+            try:
+                return channel.queue_declare(queue=topic, passive=True).consumer_count
+            except connection.channel_errors:
+                return 0  # no such queue: no server of this topic ever started
+    except (OSError, *kombu.Connection(amqp_url).connection_errors):
+        return None

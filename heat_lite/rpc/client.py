@@ -7,7 +7,10 @@ pins for them; the engine accepts every version up to 1.36.
     identity = client.create_stack(ctx, 's1', template, params={}, files={}, args={})
 """
 
-from heat_lite.common import messaging
+import oslo_messaging
+from oslo_config import cfg
+
+from heat_lite.common import exception, messaging
 from heat_lite.rpc import api as rpc_api
 
 
@@ -20,8 +23,21 @@ class EngineClient:
         )
 
     def _call(self, ctxt, method, version=None, timeout=None, **kwargs):
+        """Call ``method``; :raises EngineUnavailable: (503) at once when no engine consumes
+        the topic, or when none answered within the timeout."""
+        if messaging.topic_consumers(rpc_api.ENGINE_TOPIC) == 0:
+            raise exception.EngineUnavailable(
+                reason="no heat-lite-engine is running (nothing consumes RPC topic '%s'); "
+                "start heat-lite-engine" % rpc_api.ENGINE_TOPIC
+            )
         client = self._client.prepare(version=version or self.BASE_RPC_API_VERSION, timeout=timeout)
-        return client.call(ctxt, method, **kwargs)
+        try:
+            return client.call(ctxt, method, **kwargs)
+        except oslo_messaging.MessagingTimeout:
+            raise exception.EngineUnavailable(
+                reason="heat-lite-engine did not answer %s within %s s (RPC topic '%s')"
+                % (method, timeout or cfg.CONF.rpc_response_timeout, rpc_api.ENGINE_TOPIC)
+            )
 
     def identify_stack(self, ctxt, stack_name):
         return self._call(ctxt, "identify_stack", stack_name=stack_name)

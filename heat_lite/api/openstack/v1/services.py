@@ -3,10 +3,10 @@
 Policy ``service:index`` (admin of the project). No engine answering is a 503.
 """
 
-import oslo_messaging
 from webob import exc
 
 from heat_lite.api.openstack.v1 import util
+from heat_lite.common import exception
 
 
 class ServiceController:
@@ -19,5 +19,5 @@ class ServiceController:
     def index(self, req, ctx):
         try:
             return {"services": self.rpc_client.list_services(ctx)}
-        except oslo_messaging.MessagingTimeout:
+        except exception.EngineUnavailable:
             raise exc.HTTPServiceUnavailable("All heat engines are down.")
