@@ -1,4 +1,8 @@
-"""OS::Heat::None: a placeholder that accepts any properties and does nothing."""
+"""OS::Heat::None: a placeholder that accepts any properties and does nothing.
+
+As Heat's: properties are neither validated nor compared, and every attribute exists and
+is null, so an environment may map any resource type to it (Magnum's environments map the
+load balancer to OS::Heat::None while other resources still read its ``vip_port_id``)."""
 
 import uuid
 
@@ -9,6 +13,8 @@ class NoneResource(resource.Resource):
     # any properties are accepted and ignored: a change of them is no update (as Heat's)
     validate_properties = False
     ignores_property_changes = True
+    # any attribute name is valid and resolves to null
+    dynamic_attributes = True
 
     def handle_create(self):
         self.resource_id_set(str(uuid.uuid4()))
