@@ -10,7 +10,6 @@ format_event), and raising heat_lite exceptions the same way.
         engine.calls[-1]           # ('create_stack', {kwargs the API sent})
 """
 
-import re
 import uuid
 
 import oslo_messaging
@@ -20,9 +19,9 @@ import webtest
 from heat_lite.api import app as api_app
 from heat_lite.common import exception, messaging, policy
 from heat_lite.conf import CONF
+from heat_lite.engine.service import STACK_NAME_RE
 from heat_lite.rpc import api as rpc_api
 
-NAME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9_.-]{0,254}$")
 TIME = "2026-11-25T22:01:01Z"
 
 
@@ -177,7 +176,7 @@ class FakeEngine:
             args=args,
             environment_files=environment_files,
         )
-        if not NAME_RE.match(stack_name):
+        if not STACK_NAME_RE.match(stack_name):
             raise exception.StackValidationFailed(
                 message='Invalid stack name %s must contain only alphanumeric or "_-." '
                 "characters, must start with alpha and must be 255 characters or less." % stack_name
