@@ -22,7 +22,7 @@ class EngineClient:
             topic=rpc_api.ENGINE_TOPIC, version=self.BASE_RPC_API_VERSION
         )
 
-    def _call(self, ctxt, method, version=None, timeout=None, **kwargs):
+    def _call(self, ctxt, method, version=None, rpc_timeout=None, **kwargs):
         """Call ``method``; :raises EngineUnavailable: (503) at once when no engine consumes
         the topic, or when none answered within the timeout."""
         if messaging.topic_consumers(rpc_api.ENGINE_TOPIC) == 0:
@@ -30,13 +30,15 @@ class EngineClient:
                 reason="no heat-lite-engine is running (nothing consumes RPC topic '%s'); "
                 "start heat-lite-engine" % rpc_api.ENGINE_TOPIC
             )
-        client = self._client.prepare(version=version or self.BASE_RPC_API_VERSION, timeout=timeout)
+        client = self._client.prepare(
+            version=version or self.BASE_RPC_API_VERSION, timeout=rpc_timeout
+        )
         try:
             return client.call(ctxt, method, **kwargs)
         except oslo_messaging.MessagingTimeout:
             raise exception.EngineUnavailable(
                 reason="heat-lite-engine did not answer %s within %s s (RPC topic '%s')"
-                % (method, timeout or cfg.CONF.rpc_response_timeout, rpc_api.ENGINE_TOPIC)
+                % (method, rpc_timeout or cfg.CONF.rpc_response_timeout, rpc_api.ENGINE_TOPIC)
             )
 
     def identify_stack(self, ctxt, stack_name):
@@ -475,8 +477,10 @@ class EngineClient:
             ctxt,
             "check_software_deployment",
             version="1.27",
-            timeout=timeout,
+            # the engine waits up to ``timeout`` s, and the reply may take that long
+            rpc_timeout=timeout,
             deployment_id=deployment_id,
+            timeout=timeout,
         )
 
     def create_software_deployment(
