@@ -145,6 +145,12 @@ class Resource:
         """Create the resource; raises ResourceFailure (after storing CREATE_FAILED)."""
         self.requires = sorted(requires, reverse=True)
         self.current_template_id = template_id
+        external_id = self.t.external_id()
+        if external_id is not None:
+            # as Heat: an external resource is adopted by its id, then checked
+            self._adopt(engine_id, timeout, {"resource_id": external_id})
+            self.check_convergence(engine_id, timeout)
+            return
         if self.stack.action == CREATE:
             self._break_if_required(CREATE, hooks.PRE_CREATE, engine_id, timeout)
         self._run_action(CREATE, engine_id, timeout, self._create_steps)
@@ -160,7 +166,9 @@ class Resource:
         """Take over an existing physical resource (ADOPT) from its abandon data."""
         self.requires = sorted(requires, reverse=True)
         self.current_template_id = template_id
+        self._adopt(engine_id, timeout, resource_data)
 
+    def _adopt(self, engine_id, timeout, resource_data):
         def adopt():
             resource_id = (resource_data or {}).get("resource_id")
             if not resource_id:
@@ -206,6 +214,8 @@ class Resource:
         replacement.
         """
         self.requires = sorted(requires, reverse=True)
+        if self._external_update(template_id, new_defn):
+            return
         new_cls = self.stack.resource_class(new_defn)
         if new_cls is not type(self):
             raise exception.UpdateReplace(self.name)
@@ -240,6 +250,37 @@ class Resource:
         self._break_if_required(
             UPDATE, hooks.POST_UPDATE, engine_id, timeout, env=new_defn.stack.env
         )
+
+    def _external_update(self, template_id, new_defn):
+        """Heat's rules for external resources: external_id cannot change (the update
+        fails), and an external resource is never updated (True: nothing to do)."""
+        external_id = new_defn.external_id()
+        if self.t.external_id() != external_id:
+            feature = "Update to property external_id of %s (%s)" % (self.name, self.type_name)
+            # the resource keeps its state; the stack's update fails (no resource event)
+            raise exception.ResourceFailure(exception.NotSupported(feature=feature), self, UPDATE)
+        if external_id is None:
+            return False
+        values = {"requires": self.requires, "current_template_id": template_id}
+        if not db_api.resource_update(self.id, values, self.atomic_key):
+            raise exception.UpdateInProgress(resource_name=self.name)
+        self.atomic_key += 1
+        self.current_template_id = template_id
+        return True
+
+    def validate_external(self):
+        """An external resource must exist (Heat's validate_external), where the plugin can
+        look its object up."""
+        self.resource_id = self.t.external_id()
+        try:
+            self.get_live_state({})
+        except NotImplementedError:
+            pass
+        except exception.EntityNotFound:
+            raise exception.StackValidationFailed(
+                message="Invalid external resource: Resource %s (%s) can not be found."
+                % (self.resource_id, self.type_name)
+            )
 
     def property_diff(self, new_defn, observe=False):
         """(changed properties, resolved new values, new Properties) of an update to

@@ -243,6 +243,9 @@ class Stack:
         for defn in self.definitions.values():
             defn.validate()
             cls = classes[defn.name]
+            if defn.external_id() is not None:
+                cls(defn.name, defn, self).validate_external()  # as Heat: nothing else
+                continue
             if cls.validate_properties:
                 defn.properties(cls.properties_schema, self.context).validate(with_value=strict)
                 if defn.update_policy_data is not None:
