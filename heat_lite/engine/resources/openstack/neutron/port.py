@@ -7,7 +7,9 @@ kube_master_eth0:
 """
 
 from heat_lite.engine import attributes, constraints, properties
+from heat_lite.engine.resources.openstack import implicit
 from heat_lite.engine.resources.openstack.neutron import neutron
+from heat_lite.engine.resources.openstack.neutron.subnet import Subnet
 
 P = properties.Schema
 A = attributes.Schema
@@ -160,6 +162,17 @@ class Port(neutron.NeutronResource):
         ),
         "network": A("The attributes of the network owning the port.", type=A.MAP),
     }
+
+    @classmethod
+    def implied_dependencies(cls, defn, stack):
+        """As Heat's Port.add_dependencies: every subnet of the port's network comes first
+        (which subnet gives the address is not known), so it goes after the port too."""
+        network = implicit.value(implicit.properties_of(defn, cls, stack), "network", "network_id")
+        if network is implicit.UNREADABLE:
+            return
+        for name, props in implicit.resources_of(stack, Subnet, but=defn.name):
+            if implicit.value(props, "network", "network_id") == network:
+                yield name
 
     def _fixed_ips(self):
         if self.properties["no_fixed_ips"]:

@@ -14,7 +14,8 @@ Attributes hold the addresses the cloud gave:
 
 from heat_lite.common import exception
 from heat_lite.engine import attributes, constraints, properties
-from heat_lite.engine.resources.openstack import client_resource
+from heat_lite.engine.resources.openstack import client_resource, implicit
+from heat_lite.engine.resources.openstack.neutron.subnet import Subnet
 
 P = properties.Schema
 A = attributes.Schema
@@ -242,6 +243,22 @@ class Server(client_resource.ClientResource):
         ),
         "tags": A("Tags from the server.", type=A.LIST),
     }
+
+    @classmethod
+    def implied_dependencies(cls, defn, stack):
+        """As Heat's Server.add_dependencies: the subnets of the server's networks come
+        first (which one gives the address is not known); a subnet whose network is not
+        known yet, or any subnet when an entry names no network, too."""
+        nets = implicit.value(implicit.properties_of(defn, cls, stack), "networks")
+        if nets is implicit.UNREADABLE or not nets:
+            return
+        net_ids = [net.get("network") or net.get("uuid") for net in nets]
+        for name, props in implicit.resources_of(stack, Subnet, but=defn.name):
+            subnet_net = implicit.value(props, "network", "network_id")
+            if subnet_net is implicit.UNREADABLE:
+                continue
+            if not subnet_net or any(not net_id or net_id == subnet_net for net_id in net_ids):
+                yield name
 
     # -- create -----------------------------------------------------------------------------
 
