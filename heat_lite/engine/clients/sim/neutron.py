@@ -170,6 +170,10 @@ class NeutronClientPlugin(base.SimService):
                     "IP address %s already allocated in subnet %s" % (ip_address, subnet["id"])
                 )
             return ip_address
+        if not subnet["allocation_pools"]:  # cleared by an update: no automatic address
+            raise client_exception.Conflict(
+                "No more IP addresses available on network %s." % subnet["network_id"]
+            )
         pool = subnet["allocation_pools"][0]
         start, end = ipaddress.ip_address(pool["start"]), ipaddress.ip_address(pool["end"])
         size = int(end) - int(start) + 1
