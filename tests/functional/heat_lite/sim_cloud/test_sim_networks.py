@@ -104,3 +104,33 @@ def test_subnet_gateway_auto_is_refused_on_update(heat):
         "for gateway_ip cannot be used to update an existing subnet. It is only supported "
         "during subnet creation. is not supported for resource."
     )
+
+
+# -- OS::Neutron::Port (heat/engine/resources/openstack/neutron/port.py prepare_for_replace) --
+
+
+def _port(mac):
+    return {
+        "type": "OS::Neutron::Port",
+        "properties": {
+            "network": {"get_resource": "net"},
+            "mac_address": mac,
+            "fixed_ips": [{"subnet": {"get_resource": "sub"}, "ip_address": "10.0.0.50"}],
+        },
+    }
+
+
+def test_port_mac_address_change_replaces_it_on_the_same_address(heat):
+    resources = {"net": NET, "sub": _subnet(), "port": _port("fa:16:3e:00:00:01")}
+    ident, _ = _create(heat, _template(resources))
+    old_id = _physical(heat, ident, "port")
+
+    resources["port"] = _port("fa:16:3e:00:00:02")
+    _update(heat, ident, _template(resources))
+    new_id = _physical(heat, ident, "port")
+    assert new_id != old_id
+    assert sim_db.sim_object_get(old_id) is None
+    new = sim_db.sim_object_get(new_id)
+    assert new["mac_address"] == "fa:16:3e:00:00:02"
+    assert [ip["ip_address"] for ip in new["fixed_ips"]] == ["10.0.0.50"]
+    _delete(heat, ident)

@@ -6,6 +6,8 @@ kube_master_eth0:
 # get_attr: [kube_master_eth0, fixed_ips, 0, ip_address]  ->  '10.0.0.5'
 """
 
+import json
+
 from heat_lite.engine import attributes, constraints, properties
 from heat_lite.engine.resources.openstack import implicit
 from heat_lite.engine.resources.openstack.neutron import neutron
@@ -224,10 +226,21 @@ class Port(neutron.NeutronResource):
         )
         self.resource_id_set(port["id"])
 
-    def needs_replace(self, prop_diff, after):
+    def replace_needed(self, prop_diff, after):
         if after.get("replacement_policy") == "REPLACE_ALWAYS":
             return True
-        return super().needs_replace(prop_diff, after)
+        return super().replace_needed(prop_diff, after)
+
+    def prepare_for_replace(self):
+        """As Heat's Port.prepare_for_replace: the old port gives up its fixed IPs (kept
+        in its data as ``port_fip``), so the replacement can take the same addresses."""
+        if self.resource_id is None:
+            return
+        port = self.client_plugin().get("port", self.resource_id)
+        if port is None:
+            return
+        self.data_set("port_fip", json.dumps(port["fixed_ips"]))
+        self.client_plugin().update_port(self.resource_id, fixed_ips=[])
 
     def handle_update(self, new_defn, prop_diff):
         changes = self._attrs()
