@@ -67,7 +67,7 @@ def test_port_fixed_ips_and_update(ctx, net):
     new.resource_id = port.resource_id
     new.handle_update(new.t, {"fixed_ips": None})
     assert new.get_attribute("fixed_ips")[0]["ip_address"] == "10.0.0.60"
-    assert new.needs_replace({"name": "x"}, {"replacement_policy": "REPLACE_ALWAYS"})
+    assert new.replace_needed({"name": "x"}, {"replacement_policy": "REPLACE_ALWAYS"})
 
 
 def test_floating_ip_on_a_port(ctx, net):
