@@ -272,15 +272,51 @@ class NeutronClientPlugin(base.SimService):
         """Free the ports a device was given (not those Nova made for it)."""
         for port in sim_db.sim_object_get_all(self.kind("port"), device_id=device_id):
             if not port.get("_auto"):
-                self.set_status("port", port["id"], DOWN)
-                self.update("port", port["id"], device_id="", device_owner="")
+                self._unbind(port["id"])
+
+    def _unbind(self, port_id):
+        self.set_status("port", port_id, DOWN)
+        self.update("port", port_id, device_id="", device_owner="")
+
+    def release_port(self, port_id, device_id):
+        """A device lets go of one port: a port Nova made for it goes (its floating IPs
+        are disassociated), another is unbound."""
+        port = self.show("port", port_id)
+        if port["device_id"] != device_id:
+            raise client_exception.NotFound(
+                "Port %s is not attached to server %s" % (port_id, device_id)
+            )
+        if sim_db.sim_object_get(port_id).get("_auto"):
+            self.delete_port(port_id)
+        else:
+            self._unbind(port_id)
 
     def release_device(self, device_id):
         """A server went: ports Nova made go, others are unbound (and their FIPs stay)."""
-        self.unbind_ports(device_id)
         for port in sim_db.sim_object_get_all(self.kind("port"), device_id=device_id):
-            self._disassociate_port(port["id"])
-            sim_db.sim_object_delete(port["id"])
+            self.release_port(port["id"], device_id)
+
+    def group_names_of(self, device_id):
+        """The names of the security groups of a device's ports (Nova's server view)."""
+        names = []
+        for port in self.list("port", device_id=device_id):
+            for group_id in port.get("security_groups") or []:
+                group = self.get("security_group", group_id)
+                if group is not None and group["name"] not in names:
+                    names.append(group["name"])
+        return names
+
+    def only_network(self):
+        """The network Nova picks when none is asked for: the only one the project has."""
+        nets = [n for n in self.list("net") if n["project_id"] == self.project_id]
+        if len(nets) != 1:
+            raise client_exception.Conflict(
+                "More than one possible network found. Specify network ID(s) to select "
+                "which one(s) to connect to."
+                if nets
+                else "No network is available to attach the interface to."
+            )
+        return nets[0]["id"]
 
     def delete_port(self, port_id):
         self.show("port", port_id)
