@@ -296,28 +296,6 @@ class NeutronClientPlugin(base.SimService):
         for port in sim_db.sim_object_get_all(self.kind("port"), device_id=device_id):
             self.release_port(port["id"], device_id)
 
-    def group_names_of(self, device_id):
-        """The names of the security groups of a device's ports (Nova's server view)."""
-        names = []
-        for port in self.list("port", device_id=device_id):
-            for group_id in port.get("security_groups") or []:
-                group = self.get("security_group", group_id)
-                if group is not None and group["name"] not in names:
-                    names.append(group["name"])
-        return names
-
-    def only_network(self):
-        """The network Nova picks when none is asked for: the only one the project has."""
-        nets = [n for n in self.list("net") if n["project_id"] == self.project_id]
-        if len(nets) != 1:
-            raise client_exception.Conflict(
-                "More than one possible network found. Specify network ID(s) to select "
-                "which one(s) to connect to."
-                if nets
-                else "No network is available to attach the interface to."
-            )
-        return nets[0]["id"]
-
     def delete_port(self, port_id):
         self.show("port", port_id)
         self._disassociate_port(port_id)

@@ -31,6 +31,30 @@ def flavors():
     return result
 
 
+def _group_names(net, server_id):
+    """The names of the security groups of the server's ports (Nova's server view)."""
+    names = []
+    for port in net.list("port", device_id=server_id):
+        for group_id in port.get("security_groups") or []:
+            group = net.get("security_group", group_id)
+            if group is not None and group["name"] not in names:
+                names.append(group["name"])
+    return names
+
+
+def _only_network(net):
+    """The network Nova picks when none is asked for: the only one the project has."""
+    nets = [n for n in net.list("net") if n["project_id"] == net.project_id]
+    if len(nets) != 1:
+        raise client_exception.Conflict(
+            "More than one possible network found. Specify network ID(s) to select "
+            "which one(s) to connect to."
+            if nets
+            else "No network is available to attach the interface to."
+        )
+    return nets[0]["id"]
+
+
 class NovaClientPlugin(base.SimService):
     service = "nova"
     entity_names = {"server": "Server", "keypair": "Keypair", "server_group": "Server group"}
@@ -100,7 +124,7 @@ class NovaClientPlugin(base.SimService):
         server = self.show("server", server_id)
         net = neutron.NeutronClientPlugin(self.context)
         server["addresses"] = net.addresses_of(server_id)
-        server["security_groups"] = [{"name": name} for name in net.group_names_of(server_id)]
+        server["security_groups"] = [{"name": name} for name in _group_names(net, server_id)]
         server["OS-EXT-SRV-ATTR:instance_name"] = "instance-%08x" % (
             int(server["id"].replace("-", "")[:8], 16)
         )
@@ -145,7 +169,7 @@ class NovaClientPlugin(base.SimService):
         project can use when neither is given)."""
         self.show("server", server_id)
         if port_id is None and net_id is None:
-            net_id = neutron.NeutronClientPlugin(self.context).only_network()
+            net_id = _only_network(neutron.NeutronClientPlugin(self.context))
         nic = {"port": port_id} if port_id else {"uuid": net_id, "fixed_ip": fip}
         self._attach(server_id, nic, list(security_groups or ()))
 
