@@ -148,10 +148,13 @@ class ResourceDefinition:
                     )
                 self._dep_names = set()
             else:
-                self._dep_names = (
-                    self._implicit_names() | set(self.depends_on) | self._type_dependencies()
-                )
+                self._dep_names = self.explicit_resource_names() | self._type_dependencies()
         return self._dep_names
+
+    def explicit_resource_names(self):
+        """The names the template itself says this resource needs: depends_on plus
+        get_resource/get_attr targets (Heat's explicit dependencies)."""
+        return self._implicit_names() | set(self.depends_on)
 
     def _type_dependencies(self):
         """Names the resource type itself requires (Heat's ``add_dependencies``: e.g. a

@@ -170,6 +170,10 @@ class NeutronClientPlugin(base.SimService):
                     "IP address %s already allocated in subnet %s" % (ip_address, subnet["id"])
                 )
             return ip_address
+        if not subnet["allocation_pools"]:  # cleared by an update: no automatic address
+            raise client_exception.Conflict(
+                "No more IP addresses available on network %s." % subnet["network_id"]
+            )
         pool = subnet["allocation_pools"][0]
         start, end = ipaddress.ip_address(pool["start"]), ipaddress.ip_address(pool["end"])
         size = int(end) - int(start) + 1
@@ -268,15 +272,29 @@ class NeutronClientPlugin(base.SimService):
         """Free the ports a device was given (not those Nova made for it)."""
         for port in sim_db.sim_object_get_all(self.kind("port"), device_id=device_id):
             if not port.get("_auto"):
-                self.set_status("port", port["id"], DOWN)
-                self.update("port", port["id"], device_id="", device_owner="")
+                self._unbind(port["id"])
+
+    def _unbind(self, port_id):
+        self.set_status("port", port_id, DOWN)
+        self.update("port", port_id, device_id="", device_owner="")
+
+    def release_port(self, port_id, device_id):
+        """A device lets go of one port: a port Nova made for it goes (its floating IPs
+        are disassociated), another is unbound."""
+        port = self.show("port", port_id)
+        if port["device_id"] != device_id:
+            raise client_exception.NotFound(
+                "Port %s is not attached to server %s" % (port_id, device_id)
+            )
+        if sim_db.sim_object_get(port_id).get("_auto"):
+            self.delete_port(port_id)
+        else:
+            self._unbind(port_id)
 
     def release_device(self, device_id):
         """A server went: ports Nova made go, others are unbound (and their FIPs stay)."""
-        self.unbind_ports(device_id)
         for port in sim_db.sim_object_get_all(self.kind("port"), device_id=device_id):
-            self._disassociate_port(port["id"])
-            sim_db.sim_object_delete(port["id"])
+            self.release_port(port["id"], device_id)
 
     def delete_port(self, port_id):
         self.show("port", port_id)

@@ -31,6 +31,30 @@ def flavors():
     return result
 
 
+def _group_names(net, server_id):
+    """The names of the security groups of the server's ports (Nova's server view)."""
+    names = []
+    for port in net.list("port", device_id=server_id):
+        for group_id in port.get("security_groups") or []:
+            group = net.get("security_group", group_id)
+            if group is not None and group["name"] not in names:
+                names.append(group["name"])
+    return names
+
+
+def _only_network(net):
+    """The network Nova picks when none is asked for: the only one the project has."""
+    nets = [n for n in net.list("net") if n["project_id"] == net.project_id]
+    if len(nets) != 1:
+        raise client_exception.Conflict(
+            "More than one possible network found. Specify network ID(s) to select "
+            "which one(s) to connect to."
+            if nets
+            else "No network is available to attach the interface to."
+        )
+    return nets[0]["id"]
+
+
 class NovaClientPlugin(base.SimService):
     service = "nova"
     entity_names = {"server": "Server", "keypair": "Keypair", "server_group": "Server group"}
@@ -69,9 +93,11 @@ class NovaClientPlugin(base.SimService):
 
     # -- servers ----------------------------------------------------------------------------
 
-    def create_server(self, name, image_id, flavor_id, networks=(), **extra):
-        """Boot a server; ``networks``: [{'port': id} | {'uuid': net_id, 'fixed_ip': ip}]."""
+    def create_server(self, name, image_id, flavor_id, networks=(), security_groups=(), **extra):
+        """Boot a server; ``networks``: [{'port': id} | {'uuid': net_id, 'fixed_ip': ip}];
+        ``security_groups``: [{'name': name or id}], given to the ports Nova makes."""
         flavor = self.get_flavor(flavor_id)
+        group_ids = self._security_group_ids(security_groups)
         props = dict(
             extra,
             flavor={"id": flavor["id"], "original_name": flavor["name"]},
@@ -81,15 +107,24 @@ class NovaClientPlugin(base.SimService):
         )
         server = self.create("server", name, props, building=BUILD, ready=ACTIVE, failed=ERROR)
         try:
-            self._plug(server["id"], networks)
+            for nic in networks:
+                self._attach(server["id"], nic, group_ids)
         except Exception:
             self.delete_server(server["id"])
             raise
         return server
 
+    def _security_group_ids(self, security_groups):
+        net = neutron.NeutronClientPlugin(self.context)
+        return [net.find("security_group", group["name"])["id"] for group in security_groups or ()]
+
     def show_server(self, server_id):
+        """Nova's view: ``addresses`` and ``security_groups`` (by name) come from the
+        server's ports."""
         server = self.show("server", server_id)
-        server["addresses"] = neutron.NeutronClientPlugin(self.context).addresses_of(server_id)
+        net = neutron.NeutronClientPlugin(self.context)
+        server["addresses"] = net.addresses_of(server_id)
+        server["security_groups"] = [{"name": name} for name in _group_names(net, server_id)]
         server["OS-EXT-SRV-ATTR:instance_name"] = "instance-%08x" % (
             int(server["id"].replace("-", "")[:8], 16)
         )
@@ -118,25 +153,43 @@ class NovaClientPlugin(base.SimService):
         """Rebuild with another image: REBUILD, then ACTIVE."""
         return self.transition("server", server_id, REBUILD, ACTIVE, image={"id": image_id})
 
-    def replace_nics(self, server_id, networks):
-        """Detach every interface, then attach ``networks`` (create_server's form)."""
+    # -- interfaces (os-interface) ----------------------------------------------------------
+
+    def interface_list(self, server_id):
+        """The server's interfaces: [{'port_id', 'net_id', 'fixed_ips'}]."""
         self.show("server", server_id)
         net = neutron.NeutronClientPlugin(self.context)
-        net.release_device(server_id)
-        self._plug(server_id, networks)
+        return [
+            {"port_id": p["id"], "net_id": p["network_id"], "fixed_ips": p["fixed_ips"]}
+            for p in net.list("port", device_id=server_id)
+        ]
 
-    def _plug(self, server_id, networks):
+    def interface_attach(self, server_id, port_id=None, net_id=None, fip=None, security_groups=()):
+        """Attach a port, or a new port of ``net_id`` (Nova's: of the only network the
+        project can use when neither is given)."""
+        self.show("server", server_id)
+        if port_id is None and net_id is None:
+            net_id = _only_network(neutron.NeutronClientPlugin(self.context))
+        nic = {"port": port_id} if port_id else {"uuid": net_id, "fixed_ip": fip}
+        self._attach(server_id, nic, list(security_groups or ()))
+
+    def interface_detach(self, server_id, port_id):
+        """Detach a port: one Nova made for the server goes, another is unbound."""
+        self.show("server", server_id)
+        neutron.NeutronClientPlugin(self.context).release_port(port_id, server_id)
+
+    def _attach(self, server_id, nic, group_ids):
         net = neutron.NeutronClientPlugin(self.context)
-        for nic in networks:
-            if nic.get("port"):
-                net.bind_port(nic["port"], server_id)
-            else:
-                net.create_port(
-                    nic["uuid"],
-                    fixed_ip=nic.get("fixed_ip"),
-                    device_id=server_id,
-                    device_owner="compute:nova",
-                )
+        if nic.get("port"):
+            net.bind_port(nic["port"], server_id)
+        else:
+            net.create_port(
+                nic["uuid"],
+                fixed_ip=nic.get("fixed_ip"),
+                device_id=server_id,
+                device_owner="compute:nova",
+                security_groups=group_ids,
+            )
 
     def delete_server(self, server_id):
         """Delete a server: its own ports go, given ports and volumes are released."""

@@ -4,10 +4,13 @@ The address comes from the external network's subnet; associating it needs a rou
 between that network and the port's subnet (Neutron's rule).
 """
 
-from heat_lite.common import exception
-from heat_lite.engine import attributes, constraints, properties
-from heat_lite.engine.resources.openstack.neutron import neutron, router
+import logging
 
+from heat_lite.engine import attributes, clients, constraints, properties
+from heat_lite.engine.resources.openstack import implicit
+from heat_lite.engine.resources.openstack.neutron import neutron, port, router
+
+LOG = logging.getLogger(__name__)
 P = properties.Schema
 A = attributes.Schema
 C = constraints.CustomConstraint
@@ -76,26 +79,24 @@ class FloatingIP(neutron.NeutronResource):
 
     @classmethod
     def implied_dependencies(cls, defn, stack):
-        """As Heat's add_dependencies: the stack's routers with a gateway, and (for a floating
-        IP on a port) its router interfaces, come first, so the port's subnet reaches the
-        external network when the address is associated."""
-        on_port = "port_id" in (defn.properties_data or {})
-        names = []
-        for name in stack.t.resource_names():
-            other = stack.definition(name)
-            if other is None:
+        """As Heat's FloatingIP.add_dependencies: a router of the stack whose gateway is on
+        the floating network, and a router interface on the subnet of a port this floating
+        IP requires, come first (Neutron associates only through such a router)."""
+        props = implicit.properties_of(defn, cls, stack)
+        floating_network = implicit.value(props, "floating_network", "floating_network_id")
+        for name, router_props in implicit.resources_of(stack, router.Router, but=defn.name):
+            gateway = implicit.value(router_props, "external_gateway_info")
+            if floating_network is implicit.UNREADABLE or gateway is implicit.UNREADABLE:
                 continue
-            try:
-                other_cls = stack.resource_class(other)
-            except exception.HeatException:
-                continue
-            if on_port and issubclass(other_cls, router.RouterInterface):
-                names.append(name)
-            elif issubclass(other_cls, router.Router) and (other.properties_data or {}).get(
-                "external_gateway_info"
+            if gateway and gateway.get("network") == floating_network:
+                yield name
+        required = defn.explicit_resource_names()
+        for name, iface in implicit.resources_of(stack, router.RouterInterface, but=defn.name):
+            subnet = implicit.value(iface, "subnet", "subnet_id")
+            if subnet is not implicit.UNREADABLE and any(
+                _port_on_subnet(stack, port_name, subnet) for port_name in sorted(required)
             ):
-                names.append(name)
-        return names
+                yield name
 
     def handle_create(self):
         props = self.properties
@@ -128,6 +129,33 @@ class FloatingIP(neutron.NeutronResource):
 
     def _delete_resource(self, resource_id):
         self.client_plugin().delete_floatingip(resource_id)
+
+
+def _port_on_subnet(stack, name, subnet):
+    """Whether resource ``name`` is a port with an address on ``subnet`` (Heat's test: a
+    port without fixed_ips counts when the interface names no subnet, or when its
+    network, looked up in Neutron, holds the subnet)."""
+    props = implicit.resource_properties(stack, name, port.Port)
+    if props is None:
+        return False
+    fixed_ips = implicit.value(props, "fixed_ips")
+    if fixed_ips is implicit.UNREADABLE:
+        return False
+    if fixed_ips:
+        return any((ip.get("subnet") or ip.get("subnet_id")) == subnet for ip in fixed_ips)
+    if subnet is None:
+        return True
+    network = implicit.value(props, "network", "network_id")
+    if network is implicit.UNREADABLE or not network:
+        return False
+    try:
+        return (
+            subnet
+            in clients.client_plugin(stack.context, "neutron").show("net", network)["subnets"]
+        )
+    except Exception as exc:  # noqa: BLE001 - as Heat, any Neutron error means "no"
+        LOG.info("Ignoring Neutron error while getting FloatingIP dependencies: %s", exc)
+        return False
 
 
 def resource_mapping():

@@ -6,8 +6,12 @@ kube_master_eth0:
 # get_attr: [kube_master_eth0, fixed_ips, 0, ip_address]  ->  '10.0.0.5'
 """
 
+import json
+
 from heat_lite.engine import attributes, constraints, properties
+from heat_lite.engine.resources.openstack import implicit
 from heat_lite.engine.resources.openstack.neutron import neutron
+from heat_lite.engine.resources.openstack.neutron.subnet import Subnet
 
 P = properties.Schema
 A = attributes.Schema
@@ -161,6 +165,17 @@ class Port(neutron.NeutronResource):
         "network": A("The attributes of the network owning the port.", type=A.MAP),
     }
 
+    @classmethod
+    def implied_dependencies(cls, defn, stack):
+        """As Heat's Port.add_dependencies: every subnet of the port's network comes first
+        (which subnet gives the address is not known), so it goes after the port too."""
+        network = implicit.value(implicit.properties_of(defn, cls, stack), "network", "network_id")
+        if network is implicit.UNREADABLE:
+            return
+        for name, props in implicit.resources_of(stack, Subnet, but=defn.name):
+            if implicit.value(props, "network", "network_id") == network:
+                yield name
+
     def _fixed_ips(self):
         if self.properties["no_fixed_ips"]:
             return []
@@ -211,10 +226,21 @@ class Port(neutron.NeutronResource):
         )
         self.resource_id_set(port["id"])
 
-    def needs_replace(self, prop_diff, after):
+    def replace_needed(self, prop_diff, after):
         if after.get("replacement_policy") == "REPLACE_ALWAYS":
             return True
-        return super().needs_replace(prop_diff, after)
+        return super().replace_needed(prop_diff, after)
+
+    def prepare_for_replace(self):
+        """As Heat's Port.prepare_for_replace: the old port gives up its fixed IPs (kept
+        in its data as ``port_fip``), so the replacement can take the same addresses."""
+        if self.resource_id is None:
+            return
+        port = self.client_plugin().get("port", self.resource_id)
+        if port is None:
+            return
+        self.data_set("port_fip", json.dumps(port["fixed_ips"]))
+        self.client_plugin().update_port(self.resource_id, fixed_ips=[])
 
     def handle_update(self, new_defn, prop_diff):
         changes = self._attrs()

@@ -5,7 +5,9 @@ A router interface's physical id is Heat's ``<router id>:subnet_id=<subnet id>``
 """
 
 from heat_lite.engine import attributes, constraints, properties
+from heat_lite.engine.resources.openstack import implicit
 from heat_lite.engine.resources.openstack.neutron import neutron
+from heat_lite.engine.resources.openstack.neutron.subnet import Subnet
 
 P = properties.Schema
 A = attributes.Schema
@@ -79,6 +81,17 @@ class Router(neutron.NeutronResource):
         "admin_state_up": A("Administrative state of the router.", type=A.STRING),
         "tenant_id": A("Tenant owning the router.", type=A.STRING),
     }
+
+    @classmethod
+    def implied_dependencies(cls, defn, stack):
+        """As Heat's Router.add_dependencies: with an external gateway, the subnets of the
+        gateway's network in this stack come first (the gateway takes a port on them)."""
+        gateway = implicit.value(implicit.properties_of(defn, cls, stack), "external_gateway_info")
+        if gateway is implicit.UNREADABLE or not gateway:
+            return
+        for name, props in implicit.resources_of(stack, Subnet, but=defn.name):
+            if implicit.value(props, "network", "network_id") == gateway.get("network"):
+                yield name
 
     def _gateway(self):
         info = self.properties["external_gateway_info"]

@@ -146,8 +146,9 @@ class Subnet(neutron.NeutronResource):
             tags=props["tags"] or [],
             segment_id=props["segment"],
         )
-        if "gateway_ip" in (self.t.properties_data or {}):
-            attrs["gateway_ip"] = props["gateway_ip"] or ""  # "" (or null): no gateway
+        gateway = props["gateway_ip"]
+        if "gateway_ip" in (self.t.properties_data or {}) and gateway != "auto":
+            attrs["gateway_ip"] = gateway or ""  # "" (or null): no gateway; auto: Neutron's
         return attrs
 
     def handle_create(self):
@@ -169,12 +170,30 @@ class Subnet(neutron.NeutronResource):
         self.resource_id_set(subnet["id"])
 
     def handle_update(self, new_defn, prop_diff):
-        attrs = self._attrs()
-        if "allocation_pools" in prop_diff and self.properties["allocation_pools"]:
-            attrs["allocation_pools"] = self.properties["allocation_pools"]
-        if "gateway_ip" in attrs:
-            attrs["gateway_ip"] = attrs["gateway_ip"] or None
-        self.client_plugin().update("subnet", self.resource_id, **attrs)
+        """As Heat's Subnet.handle_update: only what changed is sent; allocation_pools
+        removed from the template is sent as [] and gateway_ip removed (or "") as None,
+        so Neutron clears them; "auto" is refused (it only means something at create)."""
+        diff = dict(prop_diff)
+        if "allocation_pools" in diff and diff["allocation_pools"] is None:
+            diff["allocation_pools"] = []
+        if diff.get("gateway_ip") == "auto":
+            raise exception.ResourceActionNotSupported(
+                action='The value "auto" for gateway_ip cannot be used to update an existing '
+                "subnet. It is only supported during subnet creation."
+            )
+        if "gateway_ip" in diff:
+            diff["gateway_ip"] = diff["gateway_ip"] or None
+        if "name" in diff:
+            diff["name"] = diff["name"] or self.physical_resource_name()
+        if "segment" in diff:
+            diff["segment_id"] = diff.pop("segment")
+        for key in ("dns_nameservers", "host_routes", "tags"):
+            if key in diff:
+                diff[key] = diff[key] or []
+        if "value_specs" in diff:
+            diff.update(diff.pop("value_specs") or {})
+        name = diff.pop("name", None)
+        self.client_plugin().update("subnet", self.resource_id, name=name, **diff)
 
     def _delete_resource(self, resource_id):
         self.client_plugin().delete_subnet(resource_id)

@@ -14,7 +14,9 @@ Attributes hold the addresses the cloud gave:
 
 from heat_lite.common import exception
 from heat_lite.engine import attributes, constraints, properties
-from heat_lite.engine.resources.openstack import client_resource
+from heat_lite.engine.resources.openstack import client_resource, implicit
+from heat_lite.engine.resources.openstack.neutron.subnet import Subnet
+from heat_lite.engine.resources.openstack.nova import server_network_mixin
 
 P = properties.Schema
 A = attributes.Schema
@@ -78,7 +80,7 @@ _NETWORK = {
 }
 
 
-class Server(client_resource.ClientResource):
+class Server(server_network_mixin.ServerNetworkMixin, client_resource.ClientResource):
     default_client_name, entity = "nova", "server"
 
     properties_schema = {
@@ -243,30 +245,26 @@ class Server(client_resource.ClientResource):
         "tags": A("Tags from the server.", type=A.LIST),
     }
 
+    @classmethod
+    def implied_dependencies(cls, defn, stack):
+        """As Heat's Server.add_dependencies: the subnets of the server's networks come
+        first (which one gives the address is not known); a subnet whose network is not
+        known yet, or any subnet when an entry names no network, too."""
+        nets = implicit.value(implicit.properties_of(defn, cls, stack), "networks")
+        if nets is implicit.UNREADABLE or not nets:
+            return
+        net_ids = [net.get("network") or net.get("uuid") for net in nets]
+        for name, props in implicit.resources_of(stack, Subnet, but=defn.name):
+            subnet_net = implicit.value(props, "network", "network_id")
+            if subnet_net is implicit.UNREADABLE:
+                continue
+            if not subnet_net or any(not net_id or net_id == subnet_net for net_id in net_ids):
+                yield name
+
     # -- create -----------------------------------------------------------------------------
 
     def _image_id(self, image):
         return self.client_plugin("glance").find_image_by_name_or_id(image)["id"]
-
-    def _nics(self, networks):
-        neutron = self.client_plugin("neutron")
-        nics = []
-        for net in networks or []:
-            if net.get("port"):
-                nics.append({"port": neutron.find_resourceid_by_name_or_id("port", net["port"])})
-                continue
-            if net.get("allocate_network") == "none":
-                continue
-            network = net.get("network") or net.get("uuid")
-            if not network and net.get("subnet"):
-                network = neutron.show("subnet", net["subnet"])["network_id"]
-            nics.append(
-                {
-                    "uuid": neutron.find_resourceid_by_name_or_id("net", network),
-                    "fixed_ip": net.get("fixed_ip"),
-                }
-            )
-        return nics
 
     def _boot_volume(self):
         for bdm in (self.properties["block_device_mapping_v2"] or []) + (
@@ -278,6 +276,9 @@ class Server(client_resource.ClientResource):
 
     def validate(self):
         super().validate()
+        self.validate_networks(
+            self.properties["networks"] or [], self.properties["security_groups"]
+        )
         if not self.given("image") and self._boot_volume() is None:
             raise exception.StackValidationFailed(
                 message="Neither image nor bootable volume is specified for instance %s" % self.name
@@ -291,7 +292,9 @@ class Server(client_resource.ClientResource):
             props["name"] or self.physical_resource_name(),
             self._image_id(image) if image else None,
             props["flavor"],
-            networks=self._nics(props["networks"]),
+            networks=self.build_nics(
+                self.resolved_networks(props["networks"]), props["security_groups"]
+            ),
             key_name=props["key_name"],
             metadata=props["metadata"] or {},
             availability_zone=props["availability_zone"],
@@ -309,18 +312,15 @@ class Server(client_resource.ClientResource):
 
     # -- update ---------------------------------------------------------------------------
 
-    def needs_replace(self, prop_diff, after):
+    def replace_needed(self, prop_diff, after):
         policies = (
             ("flavor", "flavor_update_policy", "REPLACE"),
             ("image", "image_update_policy", "REPLACE"),
             ("user_data", "user_data_update_policy", "REPLACE"),
         )
-        replace = any(
+        return any(
             key in prop_diff and after.get(policy) == value for key, policy, value in policies
-        ) or super().needs_replace(prop_diff, after)
-        if replace:
-            self.prepare_for_replace()
-        return replace
+        ) or super().replace_needed(prop_diff, after)
 
     def parse_live_resource_data(self, resource_properties, server):
         """Name, metadata, tags and the flavor (by the name or id the template used), as
@@ -349,7 +349,11 @@ class Server(client_resource.ClientResource):
                 tags=self.properties["tags"] or [],
             )
         if "networks" in prop_diff:
-            nova.replace_nics(self.resource_id, self._nics(self.properties["networks"]))
+            self.update_networks(
+                (self.properties_data or {}).get("networks"),
+                self.properties["networks"],
+                self.properties["security_groups"],
+            )
         if "flavor" in prop_diff:
             nova.resize_server(self.resource_id, self.properties["flavor"])
         if "image" in prop_diff and self.properties["image"]:
@@ -376,6 +380,18 @@ class Server(client_resource.ClientResource):
         return self.wait_for_status("ACTIVE")
 
     # -- delete and attributes --------------------------------------------------------------
+
+    def handle_delete(self):
+        if self.resource_id is None:
+            self.delete_internal_ports()  # no server: its ports were never attached
+        return super().handle_delete()
+
+    def check_delete_complete(self, server_id):
+        """Once the server is gone, Heat deletes the ports it made for it."""
+        if not super().check_delete_complete(server_id):
+            return False
+        self.delete_internal_ports()
+        return True
 
     def _delete_resource(self, resource_id):
         self.client_plugin().delete_server(resource_id)

@@ -4,9 +4,7 @@ import pytest
 
 from heat_lite.common import exception
 from heat_lite.db import sim as sim_db
-from heat_lite.engine import stack as parser
 from heat_lite.engine.clients import client_exception
-from heat_lite.engine.template import Template
 from tests.unit.heat_lite.engine.resources.openstack.conftest import create, delete, make
 
 
@@ -69,7 +67,7 @@ def test_port_fixed_ips_and_update(ctx, net):
     new.resource_id = port.resource_id
     new.handle_update(new.t, {"fixed_ips": None})
     assert new.get_attribute("fixed_ips")[0]["ip_address"] == "10.0.0.60"
-    assert new.needs_replace({"name": "x"}, {"replacement_policy": "REPLACE_ALWAYS"})
+    assert new.replace_needed({"name": "x"}, {"replacement_policy": "REPLACE_ALWAYS"})
 
 
 def test_floating_ip_on_a_port(ctx, net):
@@ -110,42 +108,6 @@ def test_security_group_egress_rules_replace_the_defaults(ctx):
     bad = make(ctx, "OS::Neutron::SecurityGroup", {"name": "default"})
     with pytest.raises(exception.StackValidationFailed, match='the name "default"'):
         bad.validate()
-
-
-def test_floating_ip_implies_router_dependencies(ctx):
-    resources = {
-        "net": {"type": "OS::Neutron::Net"},
-        "subnet": {
-            "type": "OS::Neutron::Subnet",
-            "properties": {"network": {"get_resource": "net"}, "cidr": "10.0.0.0/24"},
-        },
-        "router": {
-            "type": "OS::Neutron::Router",
-            "properties": {"external_gateway_info": {"network": "public"}},
-        },
-        "iface": {
-            "type": "OS::Neutron::RouterInterface",
-            "properties": {
-                "router": {"get_resource": "router"},
-                "subnet": {"get_resource": "subnet"},
-            },
-        },
-        "port": {"type": "OS::Neutron::Port", "properties": {"network": {"get_resource": "net"}}},
-        "fip": {
-            "type": "OS::Neutron::FloatingIP",
-            "properties": {"floating_network": "public", "port_id": {"get_resource": "port"}},
-        },
-        "bare_fip": {
-            "type": "OS::Neutron::FloatingIP",
-            "properties": {"floating_network": "public"},
-        },
-    }
-    stack = parser.Stack(
-        ctx, "st", Template({"heat_template_version": "queens", "resources": resources})
-    )
-    assert stack.definition("fip").required_resource_names() == {"port", "iface", "router"}
-    assert stack.definition("bare_fip").required_resource_names() == {"router"}
-    assert stack.definition("port").required_resource_names() == {"net"}
 
 
 @pytest.mark.parametrize(

@@ -48,11 +48,13 @@ def test_server_attributes_hold_the_addresses(ctx, net):
 def test_server_update_policies(ctx, net):
     server = create(ctx, "OS::Nova::Server", _server(net))
     after = dict(server.properties)
-    assert not server.needs_replace({"flavor": "m1.large"}, after)
-    assert not server.needs_replace({"image": "fedora-coreos-40"}, after)
-    assert server.needs_replace({"user_data": "x"}, after)
-    assert server.needs_replace({"flavor": "m1.large"}, dict(after, flavor_update_policy="REPLACE"))
-    assert server.needs_replace({"key_name": "k"}, after)  # not update_allowed
+    assert not server.replace_needed({"flavor": "m1.large"}, after)
+    assert not server.replace_needed({"image": "fedora-coreos-40"}, after)
+    assert server.replace_needed({"user_data": "x"}, after)
+    assert server.replace_needed(
+        {"flavor": "m1.large"}, dict(after, flavor_update_policy="REPLACE")
+    )
+    assert server.replace_needed({"key_name": "k"}, after)  # not update_allowed
 
 
 def test_failed_server_reports_the_fault(ctx, net):
