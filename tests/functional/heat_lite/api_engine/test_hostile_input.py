@@ -1,0 +1,213 @@
+"""Hostile input through the API and the real engine: a 400 with a clear message, fast,
+and nothing stored. Each case prints its time to answer (bounded by construction, not
+asserted) and the time another project's ``GET /stacks`` took right after it.
+
+The cases: YAML alias bombs in the template, the environment and ``files``; data nested
+900+ deep in JSON and YAML; functions nested 400 deep; a yaql expression of 8 million
+steps; nested ``str_replace`` and ``repeat`` that multiply their input.
+"""
+
+import json
+import time
+
+import pytest
+
+pytestmark = pytest.mark.functional
+
+P = "/v1/admin"
+OTHER = {"X-Auth-Project": "other-project", "X-Auth-User": "other"}
+HOT = "2018-08-31"
+
+
+def alias_bomb(indent=""):
+    """566 bytes of YAML standing for 9**8 "lol"s (43 million strings)."""
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for prev, cur in zip("abcdefgh", "bcdefghi", strict=True):
+        lines.append("%s: &%s [%s]" % (cur, cur, ", ".join(["*" + prev] * 9)))
+    return "".join(indent + line + "\n" for line in lines)
+
+
+def value_template(value, **extra):
+    return dict(
+        {
+            "heat_template_version": HOT,
+            "resources": {"v": {"type": "OS::Heat::Value", "properties": {"value": value}}},
+        },
+        **extra,
+    )
+
+
+def nested_functions(depth):
+    value = "x"
+    for _ in range(depth):
+        value = {"list_join": ["", [value]]}
+    return value
+
+
+def str_replace_bomb(levels=7):
+    """Each level replaces every character of the one before with 16 copies of it."""
+    value = "x" * 16
+    for _ in range(levels):
+        value = {"str_replace": {"template": value, "params": {"x": "x" * 16}}}
+    return value
+
+
+YAQL_BOMB = "range(200).select(range(200).select(range(200).select($).sum()).sum()).sum()"
+
+REPEAT_BOMB = {
+    "repeat": {
+        "template": "<%a%>-<%b%>-<%c%>",
+        "for_each": {
+            "<%a%>": list(range(200)),
+            "<%b%>": list(range(200)),
+            "<%c%>": list(range(200)),
+        },
+    }
+}
+
+
+def post_timed(api, body=None, text=None, headers=None):
+    """POST /stacks; the response and the seconds it took, then another project's GET."""
+    start = time.monotonic()
+    if text is None:
+        text = json.dumps(body)
+    resp = api.post(
+        P + "/stacks",
+        text,
+        content_type="application/json",
+        headers=headers,
+        expect_errors=True,
+    )
+    took = time.monotonic() - start
+    start = time.monotonic()
+    other = api.get("/v1/other-project/stacks", headers=OTHER)
+    other_took = time.monotonic() - start
+    assert other.status_int == 200
+    return resp, took, other_took
+
+
+def assert_refused(api, body=None, text=None, error_type=None, message=None, name=""):
+    resp, took, other_took = post_timed(api, body, text)
+    print(
+        "\n%s: %s in %.3f s; another project's GET /stacks then took %.3f s"
+        % (name, resp.status, took, other_took)
+    )
+    print("  message: %s" % resp.json["error"]["message"][:300])
+    assert resp.status_int == 400, resp.text[:1000]
+    if error_type:
+        assert resp.json["error"]["type"] == error_type
+    if message:
+        assert message in resp.json["error"]["message"]
+    assert api.get(P + "/stacks").json["stacks"] == []
+    return resp.json["error"]["message"]
+
+
+# -- 7: YAML alias bombs ----------------------------------------------------------------
+
+
+def test_alias_bomb_template(api):
+    text = "heat_template_version: %s\n%s" % (HOT, alias_bomb())
+    assert len(text) < 600
+    assert_refused(
+        api,
+        {"stack_name": "bomb", "template": text},
+        error_type="RequestLimitExceeded",
+        message="Template size with its YAML aliases expanded (",
+        name="alias bomb in template",
+    )
+
+
+def test_alias_bomb_environment(api):
+    env = "parameter_defaults:\n" + alias_bomb("  ")
+    body = {"stack_name": "bomb", "template": value_template("x"), "environment": env}
+    assert_refused(
+        api,
+        body,
+        error_type="RequestLimitExceeded",
+        message="Environment size with its YAML aliases expanded (",
+        name="alias bomb in environment",
+    )
+
+
+def test_alias_bomb_environment_file(api):
+    env = "parameter_defaults:\n" + alias_bomb("  ")
+    body = {
+        "stack_name": "bomb",
+        "template": value_template("x"),
+        "files": {"env.yaml": env},
+        "environment_files": ["env.yaml"],
+    }
+    assert_refused(
+        api,
+        body,
+        error_type="RequestLimitExceeded",
+        message="Environment size with its YAML aliases expanded (",
+        name="alias bomb in an environment file",
+    )
+
+
+def test_alias_bomb_nested_template_file(api):
+    child = "heat_template_version: %s\n%s" % (HOT, alias_bomb())
+    template = {
+        "heat_template_version": HOT,
+        "resources": {"n": {"type": "child.yaml"}},
+    }
+    body = {"stack_name": "bomb", "template": template, "files": {"child.yaml": child}}
+    message = assert_refused(
+        api, body, message="Template size with its YAML aliases expanded (", name="alias bomb file"
+    )
+    assert message.strip()
+
+
+# -- 9: deep nesting --------------------------------------------------------------------
+
+
+def test_json_body_nested_900_deep(api):
+    text = '{"stack_name": "deep", "template": {"heat_template_version": "%s", "x": %s1%s}}' % (
+        HOT,
+        "[" * 900,
+        "]" * 900,
+    )
+    assert_refused(
+        api, text=text, message="nested more than 100 levels deep", name="JSON nested 900 deep"
+    )
+
+
+def test_json_body_nested_5000_deep(api):
+    text = '{"stack_name": "deep", "parameters": {"p": %s1%s}}' % ("[" * 5000, "]" * 5000)
+    assert_refused(
+        api, text=text, message="nested more than 100 levels deep", name="JSON nested 5000 deep"
+    )
+
+
+@pytest.mark.parametrize("depth", [900, 5000])
+def test_yaml_template_nested_deep(api, depth):
+    text = "heat_template_version: %s\nx: %s1%s\n" % (HOT, "[" * depth, "]" * depth)
+    assert_refused(
+        api,
+        {"stack_name": "deep", "template": text},
+        message="Template not in valid format: Error parsing template [root stack]: "
+        "data nested more than 100 levels deep",
+        name="YAML nested %d deep" % depth,
+    )
+
+
+def test_functions_nested_400_deep(api):
+    body = json.dumps({"stack_name": "deep", "template": value_template("VALUE")})
+    text = body.replace('"VALUE"', '{"list_join": ["", [' * 400 + '"x"' + "]]}" * 400)
+    assert_refused(
+        api,
+        text=text,
+        message="nested more than 100 levels deep",
+        name="functions nested 400 deep",
+    )
+
+
+def test_functions_nested_to_the_limit_work(api):
+    # 31 functions of three levels each under the 6 levels of body and template
+    resp, took, _ = post_timed(
+        api, {"stack_name": "deep-ok", "template": value_template(nested_functions(31))}
+    )
+    print("\nfunctions nested 31 deep: %s in %.3f s" % (resp.status, took))
+    assert resp.status_int == 201, resp.text[:1000]
+    api.delete(resp.headers["Location"])
