@@ -32,7 +32,7 @@ from yaql.language import exceptions as yaql_exc
 
 from heat_lite.common import exception
 from heat_lite.conf import CONF
-from heat_lite.engine import attributes, function
+from heat_lite.engine import attributes, cpu_budget, function
 
 
 class GetParam(function.Function):
@@ -296,8 +296,9 @@ class Yaql(function.Function):
     """A function for executing a yaql expression.
 
     ``yaql: {expression: <yaql>, data: {<var>: <value>, ...}}`` -- the expression
-    evaluated with ``$.data`` bound to ``data``; ``[yaql] limit_iterators`` and
-    ``memory_quota`` bound what an expression may use.
+    evaluated with ``$.data`` bound to ``data``; ``[yaql] limit_iterators``,
+    ``memory_quota`` and ``time_limit`` (CPU seconds, engine/cpu_budget.py) bound what an
+    expression may use.
     """
 
     _parser = None
@@ -344,7 +345,23 @@ class Yaql(function.Function):
         except yaql_exc.YaqlException as yex:
             raise ValueError("Bad expression %s." % yex)
 
+    _exceeded = None  # (expression, data, error) of an evaluation stopped by its bound
+
     def result(self):
-        statement = self._parse(function.resolve(self._expression))
+        expression = function.resolve(self._expression)
         data = function.resolve(self._data)
-        return statement.evaluate({"data": data}, self._context.create_child_context())
+        if self._exceeded and self._exceeded[:2] == (expression, data):
+            raise self._exceeded[2]  # validation resolves a value more than once
+        statement = self._parse(expression)
+        context = self._context.create_child_context()
+        try:
+            return cpu_budget.call(
+                statement.evaluate,
+                {"data": data},
+                context,
+                seconds=CONF.yaql.time_limit,
+                what="The yaql expression",
+            )
+        except exception.RequestLimitExceeded as exc:
+            self._exceeded = (expression, data, exc)
+            raise

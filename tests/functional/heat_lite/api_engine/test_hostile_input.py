@@ -87,6 +87,7 @@ def post_timed(api, body=None, text=None, headers=None):
 
 
 def assert_refused(api, body=None, text=None, error_type=None, message=None, name=""):
+    stacks_before = len(api.get(P + "/stacks").json["stacks"])
     resp, took, other_took = post_timed(api, body, text)
     print(
         "\n%s: %s in %.3f s; another project's GET /stacks then took %.3f s"
@@ -98,7 +99,7 @@ def assert_refused(api, body=None, text=None, error_type=None, message=None, nam
         assert resp.json["error"]["type"] == error_type
     if message:
         assert message in resp.json["error"]["message"]
-    assert api.get(P + "/stacks").json["stacks"] == []
+    assert len(api.get(P + "/stacks").json["stacks"]) == stacks_before
     return resp.json["error"]["message"]
 
 
@@ -209,5 +210,80 @@ def test_functions_nested_to_the_limit_work(api):
         api, {"stack_name": "deep-ok", "template": value_template(nested_functions(31))}
     )
     print("\nfunctions nested 31 deep: %s in %.3f s" % (resp.status, took))
+    assert resp.status_int == 201, resp.text[:1000]
+    api.delete(resp.headers["Location"])
+
+
+# -- 8: unbounded evaluation ------------------------------------------------------------
+
+
+def test_nested_str_replace(api):
+    assert_refused(
+        api,
+        {"stack_name": "big", "template": value_template(str_replace_bomb())},
+        error_type="StackValidationFailed",
+        message="Property error: resources.v.properties.value: Request limit exceeded: The "
+        "value of str_replace (",
+        name="7 nested str_replace",
+    )
+
+
+def test_nested_str_replace_in_an_output(api):
+    template = {
+        "heat_template_version": HOT,
+        "resources": {},
+        "outputs": {"o": {"value": str_replace_bomb()}},
+    }
+    assert_refused(
+        api,
+        {"stack_name": "big-output", "template": template},
+        message="The value of str_replace (",
+        name="7 nested str_replace in an output",
+    )
+
+
+def test_repeat_over_three_lists(api):
+    assert_refused(
+        api,
+        {"stack_name": "big-repeat", "template": value_template(REPEAT_BOMB)},
+        error_type="StackValidationFailed",
+        message="Request limit exceeded: The value of repeat (",
+        name="repeat over 3 x 200 items",
+    )
+
+
+def test_list_join_with_a_long_delimiter(api):
+    value = {"list_join": ["d" * 10000, [str(i) for i in range(2000)]]}
+    assert_refused(
+        api,
+        {"stack_name": "big-join", "template": value_template(value)},
+        message="Request limit exceeded: The value of list_join (",
+        name="list_join with a 10 kB delimiter",
+    )
+
+
+def test_yaql_bomb(api):
+    value = {"yaql": {"expression": YAQL_BOMB}}
+    assert_refused(
+        api,
+        {"stack_name": "cpu", "template": value_template(value)},
+        error_type="StackValidationFailed",
+        message="took more than",
+        name="yaql of 8 million steps",
+    )
+
+
+def test_values_within_the_limits_work(api):
+    value = {
+        "list_join": [
+            ",",
+            [
+                {"str_replace": {"template": "x" * 1000, "params": {"x": "yy"}}},
+                {"yaql": {"expression": "str(range(100).select($ * 2).sum())"}},
+            ],
+            {"repeat": {"template": "<%a%>", "for_each": {"<%a%>": ["1", "2"]}}},
+        ]
+    }
+    resp, took, _ = post_timed(api, {"stack_name": "fine", "template": value_template(value)})
     assert resp.status_int == 201, resp.text[:1000]
     api.delete(resp.headers["Location"])
