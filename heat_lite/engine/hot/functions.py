@@ -22,6 +22,7 @@ Where the HOT functions live:
     yaql: {expression: '$.data.l.sum()', data: {l: [1, 2]}}
 """
 
+import collections
 import collections.abc
 import functools
 import hashlib
@@ -345,13 +346,18 @@ class Yaql(function.Function):
         except yaql_exc.YaqlException as yex:
             raise ValueError("Bad expression %s." % yex)
 
-    _exceeded = None  # (expression, data, error) of an evaluation stopped by its bound
+    # (expression, data, time limit, error) of the last evaluations stopped by the time limit: a
+    # value is resolved more than once (validation, the action, its events), and each
+    # time by a new parse of the template, so this is remembered per process
+    _exceeded = collections.deque(maxlen=8)
 
     def result(self):
         expression = function.resolve(self._expression)
         data = function.resolve(self._data)
-        if self._exceeded and self._exceeded[:2] == (expression, data):
-            raise self._exceeded[2]  # validation resolves a value more than once
+        limit = CONF.yaql.time_limit
+        for known in list(self._exceeded):
+            if known[:3] == (expression, data, limit):
+                raise known[3]
         statement = self._parse(expression)
         context = self._context.create_child_context()
         try:
@@ -359,9 +365,9 @@ class Yaql(function.Function):
                 statement.evaluate,
                 {"data": data},
                 context,
-                seconds=CONF.yaql.time_limit,
+                seconds=limit,
                 what="The yaql expression",
             )
         except exception.RequestLimitExceeded as exc:
-            self._exceeded = (expression, data, exc)
+            self._exceeded.append((expression, data, limit, exc))
             raise

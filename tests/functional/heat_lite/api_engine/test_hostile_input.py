@@ -12,6 +12,8 @@ import time
 
 import pytest
 
+from tests.functional.heat_lite.api_engine.helpers import wait_stack
+
 pytestmark = pytest.mark.functional
 
 P = "/v1/admin"
@@ -287,3 +289,48 @@ def test_values_within_the_limits_work(api):
     resp, took, _ = post_timed(api, {"stack_name": "fine", "template": value_template(value)})
     assert resp.status_int == 201, resp.text[:1000]
     api.delete(resp.headers["Location"])
+
+
+LATE_YAQL = (
+    "coalesce($.data.n, []).select(range(200).select(range(200).select($).sum()).sum()).len()"
+)
+LATE_N = {"get_attr": ["n", "value"]}
+
+
+@pytest.mark.parametrize(
+    "value, reason",
+    [
+        (
+            {"yaql": {"expression": LATE_YAQL, "data": {"n": LATE_N}}},
+            "The yaql expression took more than 1.0 seconds of CPU time to evaluate.",
+        ),
+        (
+            {
+                "repeat": {
+                    "template": "<%a%><%b%><%c%>",
+                    "for_each": {"<%a%>": LATE_N, "<%b%>": LATE_N, "<%c%>": LATE_N},
+                }
+            },
+            "The value of repeat (",
+        ),
+    ],
+    ids=["yaql", "repeat"],
+)
+def test_bound_hit_when_a_resource_gives_the_data(api, value, reason):
+    """A value that waits for another resource cannot be checked at validation: the
+    worker that resolves it stops at the same bound and the resource fails."""
+    template = value_template(value)
+    template["resources"]["n"] = {
+        "type": "OS::Heat::Value",
+        "properties": {"value": [str(i) for i in range(200)], "type": "json"},
+    }
+    start = time.monotonic()
+    body = {"stack_name": "late-%d" % len(reason), "template": template}
+    location = api.post_json(P + "/stacks", body).location
+    stack = wait_stack(api, location, "CREATE_IN_PROGRESS", timeout=60)
+    took = time.monotonic() - start
+    print("\nbound hit in a worker: %s after %.2f s" % (stack["stack_status"], took))
+    print("  reason: %s" % stack["stack_status_reason"])
+    assert stack["stack_status"] == "CREATE_FAILED"
+    assert reason in stack["stack_status_reason"]
+    api.delete(location)
