@@ -12,60 +12,23 @@ import time
 
 import pytest
 
+from tests.fixtures.hostile import (
+    HOT,
+    LATE_N,
+    LATE_YAQL,
+    REPEAT_BOMB,
+    YAQL_BOMB,
+    alias_bomb,
+    nested_functions,
+    str_replace_bomb,
+    value_template,
+)
 from tests.functional.heat_lite.api_engine.helpers import wait_stack
 
 pytestmark = pytest.mark.functional
 
 P = "/v1/admin"
 OTHER = {"X-Auth-Project": "other-project", "X-Auth-User": "other"}
-HOT = "2018-08-31"
-
-
-def alias_bomb(indent=""):
-    """566 bytes of YAML standing for 9**8 "lol"s (43 million strings)."""
-    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
-    for prev, cur in zip("abcdefgh", "bcdefghi", strict=True):
-        lines.append("%s: &%s [%s]" % (cur, cur, ", ".join(["*" + prev] * 9)))
-    return "".join(indent + line + "\n" for line in lines)
-
-
-def value_template(value, **extra):
-    return dict(
-        {
-            "heat_template_version": HOT,
-            "resources": {"v": {"type": "OS::Heat::Value", "properties": {"value": value}}},
-        },
-        **extra,
-    )
-
-
-def nested_functions(depth):
-    value = "x"
-    for _ in range(depth):
-        value = {"list_join": ["", [value]]}
-    return value
-
-
-def str_replace_bomb(levels=7):
-    """Each level replaces every character of the one before with 16 copies of it."""
-    value = "x" * 16
-    for _ in range(levels):
-        value = {"str_replace": {"template": value, "params": {"x": "x" * 16}}}
-    return value
-
-
-YAQL_BOMB = "range(200).select(range(200).select(range(200).select($).sum()).sum()).sum()"
-
-REPEAT_BOMB = {
-    "repeat": {
-        "template": "<%a%>-<%b%>-<%c%>",
-        "for_each": {
-            "<%a%>": list(range(200)),
-            "<%b%>": list(range(200)),
-            "<%c%>": list(range(200)),
-        },
-    }
-}
 
 
 def post_timed(api, body=None, text=None, headers=None):
@@ -289,12 +252,6 @@ def test_values_within_the_limits_work(api):
     resp, took, _ = post_timed(api, {"stack_name": "fine", "template": value_template(value)})
     assert resp.status_int == 201, resp.text[:1000]
     api.delete(resp.headers["Location"])
-
-
-LATE_YAQL = (
-    "coalesce($.data.n, []).select(range(200).select(range(200).select($).sum()).sum()).len()"
-)
-LATE_N = {"get_attr": ["n", "value"]}
 
 
 @pytest.mark.parametrize(
