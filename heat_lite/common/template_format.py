@@ -31,7 +31,9 @@ import yaml
 from heat_lite.common import exception
 from heat_lite.conf import CONF
 
-VERSION_KEYS = ("heat_template_version", "HeatTemplateFormatVersion", "AWSTemplateFormatVersion")
+HOT_VERSION_KEY = "heat_template_version"
+CFN_VERSION_KEYS = ("AWSTemplateFormatVersion", "HeatTemplateFormatVersion")
+VERSION_KEYS = (HOT_VERSION_KEY,) + CFN_VERSION_KEYS
 
 # Each level of data costs the engine's recursive walks (parse, validate, resolve,
 # deepcopy, the RPC serializer) up to ~4 Python frames: 100 levels stay far inside the
