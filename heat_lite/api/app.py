@@ -261,8 +261,13 @@ class VersionNegotiation:
         raise exception.HTTPExceptionDisguise(exc.HTTPNotFound())
 
 
+# the content types whose body pecan decodes itself while routing
+JSON_CONTENT_TYPES = ("application/json", "application/javascript")
+
+
 class JsonBodyLimit:
-    """400 ``RequestLimitExceeded`` for a JSON body over ``max_json_body_size``."""
+    """400 ``RequestLimitExceeded`` for a JSON body over ``max_json_body_size`` or nested
+    deeper than template_format.MAX_NESTING_DEPTH (checked before pecan decodes it)."""
 
     def __init__(self, app, conf):
         self.app = app
@@ -274,6 +279,8 @@ class JsonBodyLimit:
         limit = self.conf.max_json_body_size
         if length > limit and util.is_json_content_type(req):
             util.check_json_body_size(length, limit)
+        if length and req.content_type in JSON_CONTENT_TYPES:
+            util.check_json_body_depth(req.body)
         return self.app(environ, start_response)
 
 

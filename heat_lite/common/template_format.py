@@ -1,15 +1,26 @@
-"""Template (and environment) text -> dict: JSON first, then YAML, as Heat does.
+"""The one parser of template, environment and file text, for the API and the engine alike.
+
+JSON first, then YAML, as Heat does:
 
     tmpl = parse(request_body['template'])      # str (JSON or YAML) or an already parsed dict
+    data = simple_parse(text, kind='Environment', limit=CONF.max_json_body_size)
     check_size(text)                            # RequestLimitExceeded past max_template_size
 
 Errors are ValueError with Heat's messages ("Error parsing template [root stack] ...",
 "The template is not a JSON object or YAML mapping.", "Template format version not
 found."); the API shows them as "Template not in valid format: <message>".
 
-YAML timestamps stay strings (``heat_template_version: 2018-08-31`` is '2018-08-31'), and
-a document whose aliases would expand past ``MAX_EXPANDED_NODES`` nodes (the "billion
-laughs") is refused before anything is built from it.
+Hostile text is refused before anything big is built from it:
+
+* YAML aliases are counted, not expanded: a document whose aliases would make it bigger
+  than its size limit (the "billion laughs", 566 bytes of text standing for gigabytes) is
+  ``RequestLimitExceeded``, as the same document written out in full would be; a
+  recursive alias is a ValueError.
+* Data nested more than ``MAX_NESTING_DEPTH`` levels deep (JSON or YAML) is a ValueError:
+  every later step (validation, function resolution, the RPC serializer) walks the data
+  recursively and must stay well inside Python's recursion limit.
+
+YAML timestamps stay strings (``heat_template_version: 2018-08-31`` is '2018-08-31').
 """
 
 import collections.abc
@@ -20,10 +31,18 @@ import yaml
 from heat_lite.common import exception
 from heat_lite.conf import CONF
 
-VERSION_KEYS = ("heat_template_version", "HeatTemplateFormatVersion", "AWSTemplateFormatVersion")
+HOT_VERSION_KEY = "heat_template_version"
+CFN_VERSION_KEYS = ("AWSTemplateFormatVersion", "HeatTemplateFormatVersion")
+VERSION_KEYS = (HOT_VERSION_KEY,) + CFN_VERSION_KEYS
 
-# far above any template within max_template_size (512 KiB holds < 300k nodes)
-MAX_EXPANDED_NODES = 1000000
+# Each level of data costs the engine's recursive walks (parse, validate, resolve,
+# deepcopy, the RPC serializer) up to ~4 Python frames: 100 levels stay far inside the
+# default recursion limit (1000), and far beyond what any real template nests.
+MAX_NESTING_DEPTH = 100
+
+# Above this size a YAML error keeps libyaml's message (line and column, no snippet):
+# the pure-Python composer would hold the process for seconds to word it.
+PYTHON_COMPOSER_MAX = 65536
 
 _loader_base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -39,7 +58,18 @@ yaml_loader.add_constructor("tag:yaml.org,2002:str", yaml_loader._construct_yaml
 yaml_loader.add_constructor("tag:yaml.org,2002:timestamp", yaml_loader._construct_yaml_str)
 
 
-def _children(node):
+class StructureError(ValueError):
+    """Text that parses, but into a structure the engine refuses to hold."""
+
+
+class NestingTooDeep(StructureError):
+    """Data nested deeper than MAX_NESTING_DEPTH."""
+
+    def __init__(self):
+        super().__init__("data nested more than %d levels deep" % MAX_NESTING_DEPTH)
+
+
+def _node_children(node):
     if isinstance(node, yaml.MappingNode):
         for key, value in node.value:
             yield key
@@ -48,59 +78,130 @@ def _children(node):
         yield from node.value
 
 
-def _expanded_size(root):
-    """Node count of the document with every alias expanded (computed, not built)."""
-    sizes = {}  # id(node) -> expanded size; None while the node's children are walked
+def _measure_nodes(root):
+    """(size, depth) of a composed YAML document with every alias expanded, computed
+    without building it: a scalar counts its length, a collection 1 + its children."""
+    measures = {}  # id(node) -> (size, depth); None while the node's children are walked
     stack = [(root, False)]
     while stack:
         node, children_done = stack.pop()
         if not children_done:
-            if id(node) not in sizes:
-                sizes[id(node)] = None
+            if id(node) not in measures:
+                measures[id(node)] = None
                 stack.append((node, True))
-                stack.extend((c, False) for c in _children(node) if id(c) not in sizes)
+                stack.extend((c, False) for c in _node_children(node) if id(c) not in measures)
             continue
-        child_sizes = [sizes[id(c)] for c in _children(node)]
-        if None in child_sizes:  # a child still being walked is an ancestor
-            raise ValueError("Error parsing template: recursive YAML aliases are not allowed")
-        sizes[id(node)] = 1 + sum(child_sizes)
-        if sizes[id(node)] > MAX_EXPANDED_NODES:
-            return sizes[id(node)]
-    return sizes[id(root)]
+        if isinstance(node, yaml.ScalarNode):
+            measures[id(node)] = (max(len(node.value), 1), 1)
+            continue
+        children = [measures[id(c)] for c in _node_children(node)]
+        if None in children:  # a child still being walked is an ancestor
+            raise StructureError("recursive YAML aliases are not allowed")
+        size = 1 + sum(m[0] for m in children)
+        depth = 1 + max((m[1] for m in children), default=0)
+        if depth > MAX_NESTING_DEPTH:
+            raise NestingTooDeep()
+        measures[id(node)] = (size, depth)
+    return measures[id(root)]
 
 
-def _load_yaml(text):
+def _check_expanded(size, kind, limit):
+    if size > limit:
+        raise exception.RequestLimitExceeded(
+            message="%s size with its YAML aliases expanded (%s bytes or more) exceeds "
+            "maximum allowed size (%s bytes)." % (kind, size, limit)
+        )
+
+
+def _load_yaml(text, kind, limit):
     loader = yaml_loader(text)
     try:
         node = loader.get_single_node()
         if node is None:
             return None
-        size = _expanded_size(node)
-        if size > MAX_EXPANDED_NODES:
-            raise ValueError(
-                "Error parsing template: YAML aliases expand the document beyond "
-                "%d nodes" % MAX_EXPANDED_NODES
-            )
+        if "&" not in text:  # no anchor, no alias: nothing to expand
+            data = loader.construct_document(node)
+            check_depth(data)
+            return data
+        size, _depth = _measure_nodes(node)
+        _check_expanded(size, kind, limit)
         return loader.construct_document(node)
     finally:
         loader.dispose()
 
 
-def simple_parse(tmpl_str, tmpl_url=None):
-    """Parse JSON or YAML text into a dict (no version check)."""
+def check_depth(data):
+    """ValueError when ``data`` (parsed JSON/YAML) nests more than MAX_NESTING_DEPTH deep."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, collections.abc.Mapping):
+            children = value.values()
+        elif isinstance(value, list | tuple):
+            children = value
+        else:
+            continue
+        if depth > MAX_NESTING_DEPTH:
+            raise NestingTooDeep()
+        stack.extend((child, depth + 1) for child in children)
+
+
+def load_json(text):
+    """``json.loads`` whose too-deep input is a ValueError, not a RecursionError."""
     try:
-        tpl = json.loads(tmpl_str)
+        data = json.loads(text)
+    except RecursionError:
+        raise NestingTooDeep()
+    check_depth(data)
+    return data
+
+
+def _parse_yaml(text, kind, limit):
+    try:
+        return _load_yaml(text, kind, limit)
+    except yaml.YAMLError as c_error:
+        if "exceeded maximum nesting depth" in str(c_error):  # libyaml stops at 1000
+            raise NestingTooDeep()
+        error = c_error
+    if len(text) > PYTHON_COMPOSER_MAX:
+        raise ValueError(str(error))
+    # the pure-Python composer words the message with the offending snippet
+    try:
+        yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as py_error:
+        error = py_error
+    except RecursionError:
+        raise NestingTooDeep()
+    raise ValueError(str(error))
+
+
+def load(text, kind="Template", limit=None):
+    """JSON or YAML text -> data (None for an empty document), guarded as above.
+
+    ``kind`` and ``limit`` (default max_template_size) word and bound the size check of
+    a document that YAML aliases expand. A YAML syntax error is a ValueError with
+    PyYAML's message; a refused structure is a StructureError.
+    """
+    limit = CONF.max_template_size if limit is None else limit
+    try:
+        return load_json(text)
+    except StructureError:
+        raise
     except ValueError:
-        try:
-            tpl = _load_yaml(tmpl_str)
-        except yaml.YAMLError:
-            # the pure-Python loader gives the message with the offending snippet
-            try:
-                tpl = yaml.load(tmpl_str, Loader=yaml.SafeLoader)
-            except yaml.YAMLError as yea:
-                raise ValueError("Error parsing template %s %s" % (tmpl_url or "[root stack]", yea))
-        if tpl is None:
-            tpl = {}
+        return _parse_yaml(text, kind, limit)
+
+
+def simple_parse(tmpl_str, tmpl_url=None):
+    """Parse template JSON or YAML text into a dict (no version check)."""
+    where = tmpl_url or "[root stack]"
+    try:
+        tpl = load(tmpl_str)
+    except StructureError as ex:
+        raise ValueError("Error parsing template %s: %s" % (where, ex))
+    except ValueError as ex:
+        raise ValueError("Error parsing template %s %s" % (where, ex))
+    if tpl is None:
+        tpl = {}
     if not isinstance(tpl, dict):
         raise ValueError("The template is not a JSON object or YAML mapping.")
     return tpl
@@ -117,8 +218,9 @@ def check_size(text):
 
 
 def parse(tmpl, tmpl_url=None):
-    """A template as a dict, from JSON/YAML text or a dict; checks size and version key."""
+    """A template as a dict, from JSON/YAML text or a dict; checks size, depth, version key."""
     if isinstance(tmpl, collections.abc.Mapping):
+        check_depth(tmpl)
         check_size(str(tmpl))
         tpl = dict(tmpl)
     else:
@@ -127,10 +229,3 @@ def parse(tmpl, tmpl_url=None):
     if not any(key in tpl for key in VERSION_KEYS):
         raise ValueError("Template format version not found.")
     return tpl
-
-
-def parse_environment(env):
-    """An environment file (YAML or JSON text, or an already parsed mapping) as a dict."""
-    if isinstance(env, collections.abc.Mapping):
-        return dict(env)
-    return simple_parse(env) if env else {}

@@ -32,6 +32,12 @@ default_opts = [
         "max_nested_stack_depth", default=5, help="Maximum depth allowed when using nested stacks."
     ),
     cfg.IntOpt(
+        "max_resolved_value_size",
+        default=1048576,
+        help="Maximum size of any value a template function resolves to (a string counts its "
+        "length, a list or map 1 plus its items and keys); -1 is unlimited.",
+    ),
+    cfg.IntOpt(
         "max_events_per_stack",
         default=1000,
         help="Rough number of events kept per stack; older ones are purged. 0 disables.",
@@ -113,6 +119,12 @@ yaql_opts = [
         "memory_quota",
         default=10000,
         help="The maximum size of memory in bytes that expression can take for its evaluation.",
+    ),
+    cfg.FloatOpt(
+        "time_limit",
+        default=1.0,
+        min=0.01,
+        help="The maximum CPU time in seconds that an expression can take for its evaluation.",
     ),
 ]
 

@@ -7,22 +7,15 @@ environment files out of ``files``, merged over it in order (later wins key by k
     env = environment.merge({'parameters': {'p': 'x'}}, files, ['file:///e.yaml'])
 """
 
-from heat_lite.common import exception, template_format
-
-SECTIONS = (
-    PARAMETERS,
-    PARAMETER_DEFAULTS,
-    RESOURCE_REGISTRY,
+from heat_lite.common import environment_format, exception
+from heat_lite.common.environment_format import (  # noqa: F401 (the section names)
     ENCRYPTED_PARAM_NAMES,
     EVENT_SINKS,
+    PARAMETER_DEFAULTS,
     PARAMETER_MERGE_STRATEGIES,
-) = (
-    "parameters",
-    "parameter_defaults",
-    "resource_registry",
-    "encrypted_param_names",
-    "event_sinks",
-    "parameter_merge_strategies",
+    PARAMETERS,
+    RESOURCE_REGISTRY,
+    SECTIONS,
 )
 
 
@@ -36,18 +29,10 @@ def empty():
     }
 
 
-def validate(env):
+def _merge_into(target, env):
     if not isinstance(env, dict):
         raise exception.InvalidTemplateSection(section="environment")
-    for section, value in env.items():
-        if section not in SECTIONS:
-            raise ValueError('environment has wrong section "%s"' % section)
-        if value is None:
-            raise ValueError('environment has empty section "%s"' % section)
-
-
-def _merge_into(target, env):
-    validate(env)
+    environment_format.validate(env)
     for section in (PARAMETERS, PARAMETER_DEFAULTS):
         target[section].update(env.get(section) or {})
     registry = env.get(RESOURCE_REGISTRY) or {}
@@ -76,7 +61,7 @@ def merge(params, files, environment_files=None, base=None, clear_parameters=())
     for name in environment_files or []:
         if name not in files:
             raise exception.NotFound("Environment file %s not found in files" % name)
-        _merge_into(result, template_format.parse_environment(files[name]))
+        _merge_into(result, environment_format.parse(files[name]))
     return result
 
 

@@ -41,6 +41,7 @@ import collections.abc
 import itertools
 
 from heat_lite.common import exception
+from heat_lite.conf import CONF
 
 
 class Function(metaclass=abc.ABCMeta):
@@ -169,14 +170,56 @@ def _is_list(snippet):
     )
 
 
+def value_size(value, stop_above=None):
+    """The size of a resolved value: a string (or bytes) its length, a list or map 1 plus
+    the sizes of its items (and keys), anything else 1. The walk ends once the count
+    passes ``stop_above``."""
+    size, pending = 0, [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str | bytes):
+            size += max(len(item), 1)
+        elif isinstance(item, collections.abc.Mapping):
+            size += 1
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif _is_list(item) and isinstance(item, collections.abc.Sized):
+            size += 1
+            pending.extend(item)
+        else:
+            size += 1
+        if stop_above is not None and size > stop_above:
+            break
+    return size
+
+
+def check_size(fn_name, size):
+    """RequestLimitExceeded when a value of ``size`` (made or about to be made by
+    ``fn_name``) is above ``max_resolved_value_size``."""
+    limit = CONF.max_resolved_value_size
+    if 0 <= limit < size:
+        raise exception.RequestLimitExceeded(
+            message="The value of %s (%s bytes or more) exceeds the maximum allowed size "
+            "(%s bytes)." % (fn_name, size, limit)
+        )
+
+
+def check_result_size(fn_name, value):
+    limit = CONF.max_resolved_value_size
+    if limit >= 0:
+        check_size(fn_name, value_size(value, stop_above=limit))
+
+
 def resolve(snippet, nullable=False):
     """Resolve every function in a parsed snippet.
 
     Ellipsis (an ``if`` without else-branch whose condition is false) removes the
     enclosing map entry or list item; at the top level it becomes None unless nullable.
+    No function's result may be bigger than ``max_resolved_value_size`` (check_size).
     """
     if isinstance(snippet, Function):
         result = snippet.result()
+        check_result_size(snippet.fn_name, result)
         if result is Ellipsis and not nullable:
             return None
         return result

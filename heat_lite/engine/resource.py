@@ -522,6 +522,14 @@ class Resource:
                 raise exception.CancelOperation()
             wait = min(wait * 2, self.poll_cap)
 
+    def _event_properties(self):
+        """The template's resolved property values, for events; {} when they cannot be
+        resolved (a value past the engine's bounds): the action then fails with why."""
+        try:
+            return dict(self.t.resolved_properties() or {})
+        except Exception:
+            return {}
+
     def _store_state(self, action, status, reason, lock=None, unlock=None, with_event=True):
         """Write the state (and its event), taking or releasing the resource lock.
 
@@ -548,7 +556,7 @@ class Resource:
         if (status, action) in ((IN_PROGRESS, CREATE), (IN_PROGRESS, ADOPT), (COMPLETE, UPDATE)):
             # the properties the events show from now on (event show), as Heat: the
             # template's (resolved) values, a create's from its start, an update's once done
-            props_data = dict(self.t.resolved_properties() or {})
+            props_data = self._event_properties()
             if not props_data and action != UPDATE:
                 props_data = None  # nothing to show yet: no row needed
         if status == COMPLETE and action in (CREATE, UPDATE, ADOPT):

@@ -282,6 +282,19 @@ class OutputDefinition:
         names = self._section_names
         path = [_section_name(names, OUTPUTS), self.name, _section_name(names, VALUE)]
         function.validate(self._value, path)
+        if not self.required_resource_names():
+            self._check_bounds(path)
+
+    def _check_bounds(self, path):
+        """A value that needs no resource is resolved now, so that one past the engine's
+        bounds (max_resolved_value_size, [yaql] time_limit) fails validation rather than
+        the stack; any other error stays the output's own, shown with it as in Heat."""
+        try:
+            function.resolve(self._value)
+        except exception.RequestLimitExceeded as exc:
+            raise exception.StackValidationFailed(path=path, message=exc.message)
+        except Exception:
+            pass
 
     def required_resource_names(self):
         """Names of the resources the value refers to (empty if a reference is broken)."""

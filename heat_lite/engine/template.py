@@ -29,11 +29,11 @@ import functools
 import pydoc
 import weakref
 
-from heat_lite.common import exception
+from heat_lite.common import exception, template_format
 from heat_lite.engine import dependencies, function, parameters
 
-HOT_VERSION_KEY = "heat_template_version"
-CFN_VERSION_KEYS = ("AWSTemplateFormatVersion", "HeatTemplateFormatVersion")
+HOT_VERSION_KEY = template_format.HOT_VERSION_KEY
+CFN_VERSION_KEYS = template_format.CFN_VERSION_KEYS
 DEFAULT_EMPTY_VERSION = (HOT_VERSION_KEY, "2015-04-30")
 
 # (version key, version string (date or release name)) -> Template class; see register()
@@ -70,7 +70,7 @@ def get_version(template_data):
         raise exception.InvalidTemplateVersion(explanation="Template version was not provided")
     keys = [
         k
-        for k in (HOT_VERSION_KEY,) + CFN_VERSION_KEYS
+        for k in template_format.VERSION_KEYS
         if isinstance(template_data.get(k), (str, datetime.date))
     ]
     if len(keys) > 1:

@@ -22,6 +22,7 @@ Where the HOT functions live:
     yaql: {expression: '$.data.l.sum()', data: {l: [1, 2]}}
 """
 
+import collections
 import collections.abc
 import functools
 import hashlib
@@ -32,7 +33,7 @@ from yaql.language import exceptions as yaql_exc
 
 from heat_lite.common import exception
 from heat_lite.conf import CONF
-from heat_lite.engine import attributes, function
+from heat_lite.engine import attributes, cpu_budget, function
 
 
 class GetParam(function.Function):
@@ -296,8 +297,9 @@ class Yaql(function.Function):
     """A function for executing a yaql expression.
 
     ``yaql: {expression: <yaql>, data: {<var>: <value>, ...}}`` -- the expression
-    evaluated with ``$.data`` bound to ``data``; ``[yaql] limit_iterators`` and
-    ``memory_quota`` bound what an expression may use.
+    evaluated with ``$.data`` bound to ``data``; ``[yaql] limit_iterators``,
+    ``memory_quota`` and ``time_limit`` (CPU seconds, engine/cpu_budget.py) bound what an
+    expression may use.
     """
 
     _parser = None
@@ -344,7 +346,28 @@ class Yaql(function.Function):
         except yaql_exc.YaqlException as yex:
             raise ValueError("Bad expression %s." % yex)
 
+    # (expression, data, time limit, error) of the last evaluations stopped by the time limit: a
+    # value is resolved more than once (validation, the action, its events), and each
+    # time by a new parse of the template, so this is remembered per process
+    _exceeded = collections.deque(maxlen=8)
+
     def result(self):
-        statement = self._parse(function.resolve(self._expression))
+        expression = function.resolve(self._expression)
         data = function.resolve(self._data)
-        return statement.evaluate({"data": data}, self._context.create_child_context())
+        limit = CONF.yaql.time_limit
+        for known in list(self._exceeded):
+            if known[:3] == (expression, data, limit):
+                raise known[3]
+        statement = self._parse(expression)
+        context = self._context.create_child_context()
+        try:
+            return cpu_budget.call(
+                statement.evaluate,
+                {"data": data},
+                context,
+                seconds=limit,
+                what="The yaql expression",
+            )
+        except exception.RequestLimitExceeded as exc:
+            self._exceeded.append((expression, data, limit, exc))
+            raise

@@ -14,6 +14,7 @@ contains: [a, [a, b]]                              # true
 import collections.abc
 import itertools
 import json
+import math
 
 from heat_lite.engine import function
 
@@ -69,6 +70,9 @@ class Repeat(function.Function):
     def _replace(self, keys, values, template):
         if isinstance(template, str):
             for key, value in zip(keys, values, strict=True):
+                if isinstance(value, str):
+                    growth = template.count(key) * (len(value) - len(key))
+                    function.check_size(self.fn_name, len(template) + growth)
                 template = template.replace(key, value)
             return template
         if isinstance(template, collections.abc.Sequence):
@@ -97,6 +101,8 @@ class Repeat(function.Function):
                 % self.fn_name
             )
         template = function.resolve(self._template)
+        count = math.prod(map(len, values)) if self._nested_loop else min(map(len, values))
+        function.check_size(self.fn_name, 1 + count * function.value_size(template))
         combine = itertools.product if self._nested_loop else zip
         return [self._replace(keys, items, template) for items in combine(*values)]
 

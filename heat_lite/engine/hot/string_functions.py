@@ -87,7 +87,10 @@ class Replace(function.Function):
             parts = s.split(placeholder)
             if len(parts) > 1:
                 unreplaced.discard(placeholder)
-            out.append(value.join(self._replace(parts, rest, mapping, unreplaced)))
+            replaced = self._replace(parts, rest, mapping, unreplaced)
+            size = sum(map(len, replaced)) + len(value) * (len(replaced) - 1)
+            function.check_size(self.fn_name, size)
+            out.append(value.join(replaced))
         return out
 
 
@@ -183,7 +186,10 @@ class Join(function.Function):
         delim = function.resolve(self._delim)
         if not isinstance(delim, str):
             raise TypeError('"%s" delimiter must be a string' % self.fn_name)
-        return delim.join(self._ensure_string(s) for s in strings)
+        strings = [self._ensure_string(s) for s in strings]
+        size = sum(map(len, strings)) + len(delim) * (len(strings) - 1)
+        function.check_size(self.fn_name, size)
+        return delim.join(strings)
 
     def _ensure_string(self, s):
         if s is None:

@@ -12,7 +12,7 @@ from webob import exc
 
 from heat_lite.api.openstack.v1 import util
 from heat_lite.api.openstack.v1.views import stacks_view
-from heat_lite.common import context, identifier, policy, template_format
+from heat_lite.common import context, environment_format, identifier, policy, template_format
 from heat_lite.rpc import api as rpc_api
 
 PARAM_ADOPT_STACK_DATA = "adopt_stack_data"
@@ -78,7 +78,7 @@ class InstantiationData:
             return self._adopt_template()
         template_data = self.data.get(self.PARAM_TEMPLATE)
         if isinstance(template_data, dict):
-            util.validate_template_limit(str(template_data))
+            template_format.check_size(str(template_data))
             return template_data
         if template_data is None and self.PARAM_TEMPLATE_URL in self.data:
             # TODO(later issue): fetch template_url (heat/common/urlfetch.py).
@@ -88,7 +88,7 @@ class InstantiationData:
                 return None
             raise exc.HTTPBadRequest("No template specified")
         with self.parse_error_check("Template"):
-            return util.parse_template(template_data)
+            return template_format.parse(template_data)
 
     def _adopt_template(self):
         """The template inside ``adopt_stack_data`` (a JSON/YAML string), as Heat."""
@@ -97,7 +97,7 @@ class InstantiationData:
             raise exc.HTTPBadRequest(util.MALFORMED_REQUEST)
         try:
             adopt_data = template_format.simple_parse(adopt_data)
-            util.validate_template_limit(str(adopt_data["template"]))
+            template_format.check_size(str(adopt_data["template"]))
             return adopt_data["template"]
         except (ValueError, KeyError) as ex:
             raise exc.HTTPBadRequest("Invalid adopt data: %s" % ex)
@@ -112,11 +112,8 @@ class InstantiationData:
         if self.PARAM_ENVIRONMENT in self.data and not self.data.get(self.PARAM_ENVIRONMENT_FILES):
             env_data = self.data[self.PARAM_ENVIRONMENT]
             with self.parse_error_check("Environment"):
-                if isinstance(env_data, dict):
-                    env = util.validate_environment(env_data)
-                else:
-                    env = util.parse_environment(env_data)
-        util.environment_default_for_missing(env)
+                env = environment_format.parse(env_data)
+        environment_format.default_for_missing(env)
         env[self.PARAM_USER_PARAMS].update(self.data.get(self.PARAM_USER_PARAMS) or {})
         return env
 

@@ -24,12 +24,10 @@ import json
 import urllib.parse
 
 import webob
-import yaml
 from oslo_utils import strutils
 from webob import exc
 
-from heat_lite.common import exception, identifier, policy
-from heat_lite.conf import CONF
+from heat_lite.common import exception, identifier, policy, template_format
 
 # Heat's 400 message for a request it cannot take apart (a TypeError in its handlers).
 MALFORMED_REQUEST = (
@@ -207,6 +205,21 @@ def check_json_body_size(length, limit):
         )
 
 
+def check_json_body_depth(body):
+    """RequestLimitExceeded for a JSON body nested deeper than the engine takes.
+
+    (Anything that is not JSON is left to the handler that reads the body.)
+    """
+    try:
+        template_format.load_json(body)
+    except template_format.NestingTooDeep:
+        raise exception.RequestLimitExceeded(
+            message="JSON body nested more than %d levels deep." % template_format.MAX_NESTING_DEPTH
+        )
+    except ValueError:
+        pass
+
+
 def parse_json_body(req):
     """The request's JSON object, or None when it carries no JSON body.
 
@@ -215,7 +228,7 @@ def parse_json_body(req):
     if not has_json_body(req):
         return None
     try:
-        return json.loads(req.body)
+        return template_format.load_json(req.body)
     except ValueError as e:
         raise exc.HTTPBadRequest(str(e))
 
@@ -298,104 +311,3 @@ def bad_request_on_value_error(func, *args, **kwargs):
         return func(*args, **kwargs)
     except ValueError as e:
         raise exc.HTTPBadRequest(str(e))
-
-
-# ---------------------------------------------------------------------------
-# Template and environment text (heat/common/{template,environment}_format.py)
-#
-# Minimal stand-ins kept behind these two functions; swap their bodies for
-# heat_lite.common.template_format when that module lands.
-# ---------------------------------------------------------------------------
-
-
-class _YamlLoader(yaml.SafeLoader):
-    """SafeLoader that keeps timestamps as strings (``heat_template_version: 2018-08-31``)."""
-
-
-_YamlLoader.add_constructor("tag:yaml.org,2002:timestamp", _YamlLoader.construct_yaml_str)
-
-TEMPLATE_VERSION_KEYS = (
-    "heat_template_version",
-    "HeatTemplateFormatVersion",
-    "AWSTemplateFormatVersion",
-)
-
-
-def validate_template_limit(text):
-    limit = CONF.max_template_size
-    if len(text) > limit:
-        raise exception.RequestLimitExceeded(
-            message="Template size (%s bytes) exceeds maximum allowed size (%s bytes)."
-            % (len(text), limit)
-        )
-
-
-def parse_template(text, url=None):
-    """JSON or YAML text -> template dict. ValueError when it is not a template."""
-    validate_template_limit(str(text))
-    try:
-        tpl = json.loads(text)
-    except ValueError:
-        try:
-            tpl = yaml.load(text, Loader=_YamlLoader)
-        except yaml.YAMLError as yea:
-            raise ValueError("Error parsing template %s %s" % (url or "[root stack]", yea))
-        if tpl is None:
-            tpl = {}
-    if not isinstance(tpl, dict):
-        raise ValueError("The template is not a JSON object or YAML mapping.")
-    if not any(key in tpl for key in TEMPLATE_VERSION_KEYS):
-        raise ValueError("Template format version not found.")
-    return tpl
-
-
-ENV_SECTIONS = (
-    ENV_PARAMETERS,
-    ENV_RESOURCE_REGISTRY,
-    ENV_PARAMETER_DEFAULTS,
-    ENV_ENCRYPTED_PARAM_NAMES,
-    ENV_EVENT_SINKS,
-    ENV_PARAMETER_MERGE_STRATEGIES,
-) = (
-    "parameters",
-    "resource_registry",
-    "parameter_defaults",
-    "encrypted_param_names",
-    "event_sinks",
-    "parameter_merge_strategies",
-)
-
-
-def validate_environment(env):
-    for section in env:
-        if section not in ENV_SECTIONS:
-            raise ValueError('environment has wrong section "%s"' % section)
-        if env[section] is None:
-            raise ValueError('environment has empty section "%s"' % section)
-    return env
-
-
-def parse_environment(text):
-    """YAML (or JSON) text -> environment dict with only known, non-empty sections."""
-    if text is None:
-        return {}
-    try:
-        env = yaml.load(text, Loader=_YamlLoader)
-    except yaml.YAMLError as yea:
-        raise ValueError(str(yea))
-    if env is None:
-        env = {}
-    if not isinstance(env, dict):
-        raise ValueError("The environment is not a valid YAML mapping data type.")
-    return validate_environment(env)
-
-
-def environment_default_for_missing(env):
-    """Add the sections the engine expects (lists for names/sinks, dicts otherwise)."""
-    for section in ENV_SECTIONS:
-        if section not in env and section != ENV_PARAMETER_MERGE_STRATEGIES:
-            if section in (ENV_ENCRYPTED_PARAM_NAMES, ENV_EVENT_SINKS):
-                env[section] = []
-            else:
-                env[section] = {}
-    return env

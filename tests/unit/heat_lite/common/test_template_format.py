@@ -62,20 +62,77 @@ def test_yaml_error_names_the_template_url():
         template_format.simple_parse("a: 1\n\tb: 2\n", tmpl_url="http://x/t.yaml")
 
 
-def test_billion_laughs_is_refused_quickly():
+def billion_laughs(levels=8):
+    """566 bytes of YAML standing for 9**8 "lol"s (the issue's alias bomb)."""
     lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
-    for prev, cur in zip("abcdefgh", "bcdefghi", strict=True):
+    for prev, cur in zip("abcdefghi"[:levels], "bcdefghij"[:levels], strict=True):
         lines.append("%s: &%s [%s]" % (cur, cur, ", ".join(["*" + prev] * 9)))
-    text = "heat_template_version: 2018-08-31\n" + "\n".join(lines) + "\n"
+    return "heat_template_version: 2018-08-31\n" + "\n".join(lines) + "\n"
+
+
+def test_billion_laughs_is_refused_quickly():
     start = time.monotonic()
-    with pytest.raises(ValueError, match="aliases expand the document beyond 1000000 nodes"):
+    with pytest.raises(exception.RequestLimitExceeded) as err:
+        template_format.parse(billion_laughs())
+    print("alias bomb refused in %.3f s" % (time.monotonic() - start))
+    assert str(err.value).startswith(
+        "Request limit exceeded: Template size with its YAML aliases expanded ("
+    )
+    assert str(err.value).endswith("bytes or more) exceeds maximum allowed size (524288 bytes).")
+
+
+def test_one_long_string_repeated_by_aliases_is_refused():
+    text = "heat_template_version: 2018-08-31\na: &a %s\nb: [%s]\n" % (
+        "x" * 10000,
+        ", ".join(["*a"] * 100),
+    )
+    with pytest.raises(exception.RequestLimitExceeded, match=r"\(10100\d\d bytes or more\)"):
         template_format.parse(text)
-    assert time.monotonic() - start < 1
+
+
+def test_aliases_within_the_limit_are_fine():
+    assert len(template_format.parse(billion_laughs(levels=4))["e"]) == 9
 
 
 def test_recursive_alias_is_refused():
-    with pytest.raises(ValueError, match="recursive YAML aliases"):
+    with pytest.raises(ValueError) as err:
         template_format.parse("heat_template_version: 2018-08-31\na: &a [*a]\n")
+    assert str(err.value) == (
+        "Error parsing template [root stack]: recursive YAML aliases are not allowed"
+    )
+
+
+@pytest.mark.parametrize("fmt", ["json", "yaml flow", "yaml block"])
+@pytest.mark.parametrize("depth", [101, 900, 5000])
+def test_too_deep_is_a_value_error(fmt, depth):
+    if fmt == "json":
+        text = '{"heat_template_version": "2018-08-31", "a": %s1%s}' % ("[" * depth, "]" * depth)
+    elif fmt == "yaml flow":
+        text = "heat_template_version: 2018-08-31\na: %s1%s\n" % ("[" * depth, "]" * depth)
+    else:
+        depth = min(depth, 500)  # indentation makes the text grow as depth**2
+        text = "heat_template_version: 2018-08-31\n" + "".join(
+            "%sk:\n" % (" " * i) for i in range(depth)
+        )
+    with pytest.raises(ValueError) as err:
+        template_format.parse(text)
+    assert str(err.value) == (
+        "Error parsing template [root stack]: data nested more than 100 levels deep"
+    )
+
+
+def test_depth_at_the_limit_is_fine():
+    text = '{"heat_template_version": "2018-08-31", "a": %s1%s}' % ("[" * 99, "]" * 99)
+    assert template_format.parse(text)["a"]
+
+
+def test_parsed_dict_too_deep():
+    data = value = {"heat_template_version": "2018-08-31"}
+    for _ in range(200):
+        value["a"] = {}
+        value = value["a"]
+    with pytest.raises(ValueError, match="nested more than 100 levels deep"):
+        template_format.parse(data)
 
 
 def test_modest_aliases_are_fine():

@@ -1,0 +1,68 @@
+"""A bounded amount of CPU time for one evaluation, off the eventlet hub.
+
+    value = cpu_budget.call(statement.evaluate, data, context, seconds=1.0, what='yaql')
+
+The services run on eventlet: a green thread that computes for minutes holds every other
+request of every project (and the service's own heartbeats and RPC replies) for as long.
+``call`` runs ``func`` in a native thread of eventlet's pool when the process is
+monkey-patched, so the hub keeps serving while it computes, and stops it once it has
+used ``seconds`` of CPU time: ``RequestLimitExceeded``. In a process that is not
+monkey-patched (unit tests) it runs in the calling thread, bounded the same way.
+
+The bound is enforced by a trace function of the evaluating thread that looks at the
+thread's CPU clock every ``CHECK_EVERY`` Python calls and raises ``_OverBudget`` (a
+BaseException, so that no ``except Exception`` inside the evaluated code swallows it).
+Code that runs long without a Python call (one huge C-level operation) is not
+interrupted: the evaluated library must bound those itself (yaql's memory quota and
+iterator limit do).
+"""
+
+import sys
+import time
+
+from eventlet import patcher, tpool
+
+from heat_lite.common import exception
+
+CHECK_EVERY = 1000
+
+
+class _OverBudget(BaseException):
+    """Raised inside the evaluation by the trace function."""
+
+
+class _Exceeded(Exception):
+    """The evaluation was stopped (an ordinary exception, to cross eventlet's tpool)."""
+
+
+def _run_bounded(func, args, seconds):
+    deadline = time.thread_time() + seconds
+    calls = 0
+
+    def tracer(frame, event, arg):
+        nonlocal calls
+        calls += 1
+        if calls % CHECK_EVERY == 0 and time.thread_time() > deadline:
+            raise _OverBudget()
+        return None  # no line events: only calls are counted
+
+    previous = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        return func(*args)
+    except _OverBudget:
+        raise _Exceeded()
+    finally:
+        sys.settrace(previous)
+
+
+def call(func, *args, seconds, what):
+    """``func(*args)`` with at most ``seconds`` of CPU time; ``what`` names it in the error."""
+    try:
+        if patcher.is_monkey_patched("thread"):
+            return tpool.execute(_run_bounded, func, args, seconds)
+        return _run_bounded(func, args, seconds)
+    except _Exceeded:
+        raise exception.RequestLimitExceeded(
+            message="%s took more than %s seconds of CPU time to evaluate." % (what, seconds)
+        )
