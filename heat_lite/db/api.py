@@ -59,6 +59,7 @@ def configure(url, max_pool_size=16, max_overflow=4):
         _ENGINE = sa.create_engine(
             url, connect_args={"check_same_thread": False}, poolclass=pool.StaticPool
         )
+        sa.event.listen(_ENGINE, "connect", _sqlite_foreign_keys)
         _AUTOCOMMIT_ENGINE = _ENGINE
         _SQLITE_LOCK = threading.RLock()
     else:
@@ -72,6 +73,13 @@ def configure(url, max_pool_size=16, max_overflow=4):
         )
         _SQLITE_LOCK = None
     return _ENGINE
+
+
+def _sqlite_foreign_keys(dbapi_connection, connection_record):
+    """SQLite checks foreign keys only when asked, per connection: ask, as PostgreSQL does."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
 
 
 def generation():
@@ -373,8 +381,22 @@ def stack_update(stack_id, values, exp_trvsl=None):
     return _write(stmt) > 0
 
 
-def stack_soft_delete(stack_id):
-    _write(T_STACK.update().where(T_STACK.c.id == stack_id).values(deleted_at=utcnow()))
+def stack_soft_delete(stack_id, user_creds_id=None):
+    """Mark the stack deleted; with ``user_creds_id``, delete those credentials too.
+
+    The soft-deleted nested stacks of the tree still refer to the root's credentials:
+    every stack lets go of them (user_creds_id NULL) in the same transaction, so the
+    foreign key holds.
+    """
+    with transaction() as conn:
+        conn.execute(T_STACK.update().where(T_STACK.c.id == stack_id).values(deleted_at=utcnow()))
+        if user_creds_id is not None:
+            conn.execute(
+                T_STACK.update()
+                .where(T_STACK.c.user_creds_id == user_creds_id)
+                .values(user_creds_id=None)
+            )
+            conn.execute(T_CREDS.delete().where(T_CREDS.c.id == user_creds_id))
 
 
 # resource -------------------------------------------------------------------------------
@@ -449,26 +471,7 @@ def resource_update_and_event(
     else:
         stmt = stmt.where(T_RSRC.c.engine_id == expected_engine_id)
     if _SQLITE_LOCK is None:
-        if props_data is not None:
-            props = (
-                T_PROPS.insert()
-                .values(data=props_data, created_at=utcnow())
-                .returning(T_PROPS.c.id)
-                .cte("props")
-            )
-            values["rsrc_prop_data_id"] = sa.select(props.c.id).scalar_subquery()
-        stmt = stmt.values(**values)
-        if event is None:
-            return _write(stmt) > 0
-        event = _event_values(event)
-        updated = stmt.returning(T_RSRC.c.rsrc_prop_data_id).cte("updated")
-        names = sorted(event)
-        source = sa.select(
-            *[sa.literal(event[n], type_=T_EVENT.c[n].type).label(n) for n in names],
-            updated.c.rsrc_prop_data_id,
-        ).select_from(updated)
-        stmt = T_EVENT.insert().from_select(names + ["rsrc_prop_data_id"], source)
-        return _write(stmt) > 0
+        return _write(_pg_update_and_event(stmt, values, event, props_data)) > 0
     with transaction() as conn:
         if props_data is not None:
             values["rsrc_prop_data_id"] = conn.execute(
@@ -483,6 +486,43 @@ def resource_update_and_event(
             ).scalar()
             conn.execute(T_EVENT.insert().values(rsrc_prop_data_id=prop_id, **_event_values(event)))
         return True
+
+
+def _pg_update_and_event(stmt, values, event, props_data):
+    """The CAS ``stmt`` with its event and properties rows as one PostgreSQL statement.
+
+    The rows are inserted from the UPDATE's RETURNING, so they exist exactly when the
+    write matched; the new properties row takes its id from its sequence in the UPDATE
+    (the foreign key is checked at the end of the statement, when the row exists).
+    """
+    if props_data is not None:
+        values["rsrc_prop_data_id"] = sa.func.nextval("resource_properties_data_id_seq")
+    stmt = stmt.values(**values)
+    if event is None and props_data is None:
+        return stmt
+    updated = stmt.returning(T_RSRC.c.rsrc_prop_data_id).cte("updated")
+    props = None
+    if props_data is not None:
+        props = T_PROPS.insert().from_select(
+            ["id", "data", "created_at"],
+            sa.select(
+                updated.c.rsrc_prop_data_id,
+                sa.literal(props_data, type_=T_PROPS.c.data.type),
+                sa.literal(utcnow(), type_=T_PROPS.c.created_at.type),
+            ).select_from(updated),
+        )
+        if event is None:
+            return props
+    event = _event_values(event)
+    names = sorted(event)
+    source = sa.select(
+        *[sa.literal(event[n], type_=T_EVENT.c[n].type).label(n) for n in names],
+        updated.c.rsrc_prop_data_id,
+    ).select_from(updated)
+    insert = T_EVENT.insert().from_select(names + ["rsrc_prop_data_id"], source)
+    if props is not None:
+        insert = insert.add_cte(props.cte("props"))
+    return insert
 
 
 def resource_make_replacement(old_id, atomic_key, template_id, requires, event):

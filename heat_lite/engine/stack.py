@@ -567,8 +567,7 @@ class Stack:
         if prev_template is not None:
             templates.delete(prev_template)
         if self.action == DELETE and self.status == COMPLETE:
-            if self.user_creds_id is not None and self.owner_id is None:
-                db_api.stack_update(self.id, {"user_creds_id": None})
-                db_api.user_creds_delete(self.user_creds_id)
             db_snapshots.snapshot_delete_all_by_stack(self.id)
-            db_api.stack_soft_delete(self.id)
+            # a nested stack shares its root's credentials: only the root lets them go
+            creds_id = self.user_creds_id if self.owner_id is None else None
+            db_api.stack_soft_delete(self.id, user_creds_id=creds_id)
