@@ -220,12 +220,56 @@ def _insert_id(table, values):
 # stack ----------------------------------------------------------------------------------
 
 
-def stack_create(values, tags=None):
+def stack_create(values, tags=None, max_stacks=None):
+    """Insert a stack row and its tags; the database holds the project's rules.
+
+    A live stack's name is unique in its project (a partial unique index): the loser of
+    two parallel creates gets StackExists. With ``max_stacks``, the project's live
+    top-level stacks are counted under a lock on the project, in the inserting
+    transaction: at most ``max_stacks`` exist whatever runs in parallel.
+
+    :raises: StackExists; RequestLimitExceeded (max_stacks_per_tenant)
+    """
     values.setdefault("created_at", utcnow())
-    with transaction() as conn:
-        conn.execute(T_STACK.insert().values(**values))
-        if tags:
-            conn.execute(T_TAG.insert(), [{"stack_id": values["id"], "tag": t} for t in tags])
+    try:
+        with transaction() as conn:
+            if max_stacks is not None:
+                _lock(conn, _LOCK_PROJECT_STACKS, values["tenant"])
+                if _count_live_top_stacks(conn, values["tenant"]) >= max_stacks:
+                    raise exception.stack_limit_exceeded(max_stacks)
+            conn.execute(T_STACK.insert().values(**values))
+            if tags:
+                conn.execute(T_TAG.insert(), [{"stack_id": values["id"], "tag": t} for t in tags])
+    except sa.exc.IntegrityError:
+        if stack_get_by_name(values.get("tenant"), values.get("name")) is not None:
+            raise exception.StackExists(stack_name=values.get("name"))
+        raise
+
+
+# kinds of transaction-scoped locks (the first key of a PostgreSQL advisory lock)
+_LOCK_PROJECT_STACKS = 1
+_LOCK_ROOT_RESOURCES = 2
+
+
+def _lock(conn, kind, key):
+    """Lock ``(kind, key)`` until the transaction ends. PostgreSQL: an advisory lock
+    (two keys that hash alike only wait for each other); SQLite's transactions are
+    serialised already."""
+    if _SQLITE_LOCK is None:
+        conn.execute(
+            sa.text("SELECT pg_advisory_xact_lock(:kind, hashtext(:key))"),
+            {"kind": kind, "key": key},
+        )
+
+
+def _count_live_top_stacks(conn, tenant):
+    return conn.execute(
+        sa.select(sa.func.count()).where(
+            T_STACK.c.tenant == tenant,
+            T_STACK.c.deleted_at.is_(None),
+            T_STACK.c.owner_id.is_(None),
+        )
+    ).scalar()
 
 
 # every stack column but the graph, which can be large: fetched only on a cache miss
@@ -402,8 +446,15 @@ def stack_soft_delete(stack_id, user_creds_id=None):
 # resource -------------------------------------------------------------------------------
 
 
-def resource_create_many(rows):
-    """Insert resource rows in one round trip; returns their new ids in the same order."""
+def resource_create_many(rows, budget=None):
+    """Insert resource rows in one round trip; returns their new ids in the same order.
+
+    ``budget``: (root stack id, max_resources_per_stack): the rows are counted with every
+    resource row under that root, under a lock on the root, in the inserting transaction
+    (parallel nested stacks of one tree cannot overshoot it together).
+
+    :raises: RequestLimitExceeded (nothing is inserted)
+    """
     if not rows:
         return []
     now = utcnow()
@@ -414,6 +465,12 @@ def resource_create_many(rows):
         row.setdefault("requires", [])
         row.setdefault("needed_by", [])
     with transaction() as conn:
+        if budget is not None:
+            root_stack_id, limit = budget
+            _lock(conn, _LOCK_ROOT_RESOURCES, root_stack_id)
+            count = sa.select(sa.func.count()).where(T_RSRC.c.root_stack_id == root_stack_id)
+            if conn.execute(count).scalar() + len(rows) > limit:
+                raise exception.resource_limit_exceeded()
         result = conn.execute(
             T_RSRC.insert().returning(T_RSRC.c.id, T_RSRC.c.uuid, sort_by_parameter_order=True),
             rows,

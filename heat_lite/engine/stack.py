@@ -14,6 +14,7 @@ import datetime
 import uuid
 
 from heat_lite.common import exception, identifier
+from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
 from heat_lite.db import snapshots as db_snapshots
 from heat_lite.engine import (
@@ -148,8 +149,12 @@ class Stack:
             stack_user_project_id=row.stack_user_project_id,
         )
 
-    def store(self):
-        """Insert the new stack row (and its template, if not stored yet)."""
+    def store(self, max_stacks=None):
+        """Insert the new stack row (and its template, if not stored yet).
+
+        :raises: StackExists; RequestLimitExceeded when the project already has
+                 ``max_stacks`` top-level stacks (both decided by the insert itself)
+        """
         if getattr(self.t, "id", None) is None:
             templates.store(self.t)
         self.id = self.id or str(uuid.uuid4())
@@ -176,6 +181,7 @@ class Stack:
                 "created_at": self.created_time,
             },
             tags=self.tags,
+            max_stacks=max_stacks,
         )
         return self.id
 
@@ -415,7 +421,12 @@ class Stack:
         return True
 
     def _converge_create_or_update(self):
-        ids = self._update_or_store_resources()
+        try:
+            ids = self._update_or_store_resources()
+        except exception.RequestLimitExceeded as ex:
+            # a parallel nested stack of the tree took the rest of its resource budget
+            self.mark_failed(str(ex))
+            return
         deps = self._compute_convg_dependencies(ids)
         self.current_deps = deps_to_json(deps, self.current_traversal)
         if not db_api.stack_update(
@@ -478,9 +489,18 @@ class Stack:
                         "current_template_id": self.t.id,
                     }
                 )
-        for row, new_id in zip(new_rows, db_api.resource_create_many(new_rows), strict=True):
+        new_ids = db_api.resource_create_many(new_rows, budget=self._resource_budget())
+        for row, new_id in zip(new_rows, new_ids, strict=True):
             ids[row["name"]] = new_id
         return ids
+
+    def _resource_budget(self):
+        """(root id, max_resources_per_stack) for a new nested stack's first rows: its
+        parent checked the budget, the insert holds it against parallel siblings."""
+        limit = CONF.max_resources_per_stack
+        if self.owner_id is None or self._existing or limit == -1:
+            return None
+        return self.root_stack_id(), limit
 
     def _definition_order(self):
         return iter(self.dependencies())
