@@ -449,9 +449,10 @@ def stack_soft_delete(stack_id, user_creds_id=None):
 def resource_create_many(rows, budget=None):
     """Insert resource rows in one round trip; returns their new ids in the same order.
 
-    ``budget``: (root stack id, max_resources_per_stack): the rows are counted with every
-    resource row under that root, under a lock on the root, in the inserting transaction
-    (parallel nested stacks of one tree cannot overshoot it together).
+    ``budget``: (root stack id, max_resources_per_stack, stack id, resources the stack
+    defines): under a lock on the root, in the inserting transaction, every resource row
+    under the root but the stack's own, plus the stack's definitions, must stay within the
+    limit (parallel nested stacks of one tree cannot overshoot it together).
 
     :raises: RequestLimitExceeded (nothing is inserted)
     """
@@ -466,10 +467,12 @@ def resource_create_many(rows, budget=None):
         row.setdefault("needed_by", [])
     with transaction() as conn:
         if budget is not None:
-            root_stack_id, limit = budget
+            root_stack_id, limit, stack_id, defined = budget
             _lock(conn, _LOCK_ROOT_RESOURCES, root_stack_id)
-            count = sa.select(sa.func.count()).where(T_RSRC.c.root_stack_id == root_stack_id)
-            if conn.execute(count).scalar() + len(rows) > limit:
+            others = sa.select(sa.func.count()).where(
+                T_RSRC.c.root_stack_id == root_stack_id, T_RSRC.c.stack_id != stack_id
+            )
+            if conn.execute(others).scalar() + defined > limit:
                 raise exception.resource_limit_exceeded()
         result = conn.execute(
             T_RSRC.insert().returning(T_RSRC.c.id, T_RSRC.c.uuid, sort_by_parameter_order=True),

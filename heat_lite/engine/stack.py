@@ -495,12 +495,13 @@ class Stack:
         return ids
 
     def _resource_budget(self):
-        """(root id, max_resources_per_stack) for a new nested stack's first rows: its
-        parent checked the budget, the insert holds it against parallel siblings."""
+        """The tree's resource budget for a nested stack's new rows (db_api
+        resource_create_many): its parent checked it, the insert holds it against
+        parallel siblings. A top-level stack's count was checked on the request."""
         limit = CONF.max_resources_per_stack
-        if self.owner_id is None or self._existing or limit == -1:
+        if self.owner_id is None or limit == -1:
             return None
-        return self.root_stack_id(), limit
+        return self.root_stack_id(), limit, self.id, len(self.definitions)
 
     def _definition_order(self):
         return iter(self.dependencies())

@@ -203,6 +203,35 @@ def test_delete_leaves_nothing(hc, heat, database, path):
     _delete_and_check(hc, heat, database, again.id, name)
 
 
+def _updated(value, count):
+    return {
+        "heat_template_version": HOT,
+        "resources": {
+            "t": {
+                "type": "OS::Heat::TestResource",
+                "properties": {"value": value, "update_replace": value != "v1"},
+            },
+            "g": {
+                "type": "OS::Heat::ResourceGroup",
+                "properties": {"count": count, "resource_def": {"type": "OS::Heat::None"}},
+            },
+        },
+    }
+
+
+def test_delete_after_updates_and_a_rollback_leaves_nothing(hc, heat, database):
+    stack = _create(hc, "del-updated", _updated("v1", 2))
+    hc.stacks.update(stack.id, template=_updated("v2", 3))
+    done = helpers.wait_for_status(hc, stack.id, {"UPDATE_COMPLETE", "UPDATE_FAILED"})
+    assert done.stack_status == "UPDATE_COMPLETE", done.stack_status_reason
+    failing = _updated("v3", 1)
+    failing["resources"]["t"]["properties"]["fail"] = True
+    hc.stacks.update(stack.id, template=failing, disable_rollback=False)
+    done = helpers.wait_for_status(hc, stack.id, {"ROLLBACK_COMPLETE", "ROLLBACK_FAILED"})
+    assert done.stack_status == "ROLLBACK_COMPLETE", done.stack_status_reason
+    _delete_and_check(hc, heat, database, stack.id, "del-updated")
+
+
 def test_delete_with_snapshots_leaves_nothing(hc, heat, database):
     template = {
         "heat_template_version": HOT,

@@ -97,13 +97,15 @@ def _rows(stack_id, root_id, count):
 
 def test_parallel_nested_stacks_share_the_resource_budget(db):
     helpers.make_stack("root")
-    db_api.resource_create_many(_rows("root", "root", 2), budget=("root", 1000))
+    db_api.resource_create_many(_rows("root", "root", 2))
     children = ["a", "b"]
     for child in children:
         helpers.make_stack(child, name="root-" + child, owner_id="root")
     outcomes = _in_parallel(
         [
-            lambda c=c: db_api.resource_create_many(_rows(c, "root", 600), budget=("root", 1000))
+            lambda c=c: db_api.resource_create_many(
+                _rows(c, "root", 600), budget=("root", 1000, c, 600)
+            )
             for c in children
         ]
     )
@@ -144,3 +146,16 @@ def test_migration_keeps_stacks_that_already_share_a_name(db_url, tmp_path):
     finally:
         if dropped is not None:
             services.drop_database(dropped)
+
+
+def test_an_updated_nested_stack_is_not_counted_twice(db):
+    helpers.make_stack("root")
+    helpers.make_stack("a", name="root-a", owner_id="root")
+    db_api.resource_create_many(_rows("a", "root", 600), budget=("root", 1000, "a", 600))
+    # the update defines 610: its own 600 rows are not counted again
+    db_api.resource_create_many(_rows("a", "root", 10), budget=("root", 1000, "a", 610))
+    helpers.make_stack("b", name="root-b", owner_id="root")
+    with pytest.raises(exception.RequestLimitExceeded):
+        db_api.resource_create_many(_rows("b", "root", 391), budget=("root", 1000, "b", 391))
+    db_api.resource_create_many(_rows("b", "root", 390), budget=("root", 1000, "b", 390))
+    assert db_api.resource_count_by_root("root") == 1000
