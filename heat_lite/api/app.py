@@ -40,7 +40,7 @@ class FaultWrapper:
     """Turns exceptions (local, remote over RPC, or HTTP) into Heat's JSON error body.
 
     The status comes from the exception's class name or the name of any of its base
-    classes (spec/heat-api.md §2); anything unmapped is a 500. ``error.message`` is
+    classes (docs/heat-api.md §2); anything unmapped is a 500. ``error.message`` is
     only given for Heat's own and HTTP exceptions (Heat's ``safe`` ones), and the
     traceback only with ``debug = True``.
     """

@@ -1,6 +1,6 @@
 """heat-lite's configuration options, registered on ``oslo_config.cfg.CONF``.
 
-Defaults are Heat 27's (spec/limits-and-config.md). Importing this module registers
+Defaults are Heat 27's (docs/limits-and-config.md). Importing this module registers
 the options; ``heat_lite.conf.opts.list_opts`` feeds oslo-config-generator.
 
     from heat_lite.conf import CONF

@@ -1,4 +1,4 @@
-"""Heat's tables (spec/rpc-and-convergence.md §5), as SQLAlchemy 2 declarative models.
+"""Heat's tables (docs/rpc-and-convergence.md §5), as SQLAlchemy 2 declarative models.
 
 The models define the schema (alembic's initial revision mirrors them); heat_lite.db.api
 queries them with Core statements on ``Model.__table__`` for speed.

@@ -1,4 +1,4 @@
-"""Stack snapshots in heat's database (spec/rpc-and-convergence.md §5.8).
+"""Stack snapshots in heat's database (docs/rpc-and-convergence.md §5.8).
 
 A sibling of db/api.py (which it builds on), as db/software.py is. Getters take the
 caller's ``tenant`` (None: an admin) and raise Heat's NotFound for a snapshot of another

@@ -1,4 +1,4 @@
-"""Software configs and deployments in heat's database (spec/rpc-and-convergence.md §5.7).
+"""Software configs and deployments in heat's database (docs/rpc-and-convergence.md §5.7).
 
 Every getter takes the caller's ``tenant`` (None: an admin, who sees every project) and
 raises Heat's NotFound for a row of another project, as heat/db/api.py does.

@@ -1,6 +1,6 @@
 """format_*: the dicts the engine returns over RPC (Heat's heat/engine/api.py shapes).
 
-The API's views turn these into the REST bodies of spec/heat-api.md §5.
+The API's views turn these into the REST bodies of docs/heat-api.md §5.
 
     format_stack(stack, outputs=[...])  -> {'stack_identity': {...}, 'stack_name': ..., ...}
 """
@@ -282,7 +282,8 @@ def format_service(row, now):
 
 
 def format_resource_preview(stack, defn, attribute_names, properties, required_by):
-    """A resource a create would make: INIT_COMPLETE, no physical id, no times (spec §5.6)."""
+    """A resource a create would make: INIT_COMPLETE, no physical id, no times
+    (docs/heat-api.md §5.6)."""
     ident = stack.identifier()
     rsrc_ident = identifier.ResourceIdentifier(resource_name=defn.name, **ident)
     return {
@@ -320,7 +321,8 @@ def format_stack_preview(stack, parameters, resources):
 
 
 def format_software_config(row, detail=True, include_project=False):
-    """A software_config row -> Heat's SC dict (spec §4.6); list items omit the config."""
+    """A software_config row -> Heat's SC dict
+    (docs/heat-api.md §4.6); list items omit the config."""
     result = {
         "id": row.id,
         "name": row.name,

@@ -132,7 +132,7 @@ class CheckResource:
                         self.retrigger(cnxt, current_traversal, (resource_id, is_update), stack)
                     return
                 # CHECK goes on: the failure is collected for the stack's reason and the
-                # nodes after this one are skipped (spec §4.12)
+                # nodes after this one are skipped (docs/rpc-and-convergence.md §4.12)
                 failures[rsrc.name] = str(failure)
                 skip_propagate = True
             except exception.UpdateInProgress:
@@ -174,7 +174,8 @@ class CheckResource:
             rsrc.delete_convergence(stack.t.id, self.engine_id, timeout, abandon=self._abandon)
 
     def _replace(self, cnxt, rsrc, stack, current_traversal):
-        """Create the replacement (spec §4.7); it reports under the old node's key."""
+        """Create the replacement
+        (docs/rpc-and-convergence.md §4.7); it reports under the old node's key."""
         requires = {data["id"] for data in stack.node_data.values()}
         try:
             new_id = rsrc.make_replacement(stack.t.id, requires)
@@ -194,7 +195,7 @@ class CheckResource:
     def _propagate(
         self, cnxt, resource_id, current_traversal, is_update, rsrc, stack, failures, skip
     ):
-        """Send this node's data to every node that requires it (spec §4.10).
+        """Send this node's data to every node that requires it (docs/rpc-and-convergence.md §4.10).
 
         Requirers that get the same data (all update nodes get the resource's node data)
         are synced in one database round trip. ``failures`` ({name: reason}, CHECK only)
@@ -319,7 +320,7 @@ class CheckResource:
             sync_point.sync_many(traversal, is_update, targets, new_data, trigger)
 
 
-# stack action -> (acts on update nodes?, Resource method) (spec §4.6)
+# stack action -> (acts on update nodes?, Resource method) (docs/rpc-and-convergence.md §4.6)
 _ACTIONS_ON_EXISTING = {
     rpc_api.SUSPEND: (False, "suspend_convergence"),
     rpc_api.RESUME: (True, "resume_convergence"),

@@ -364,7 +364,7 @@ class Resource:
     def check_update_complete(self, token):
         return True
 
-    # -- stack actions on existing resources (spec §4.6, §4.17) ----------------------------
+    # -- stack actions on existing resources (docs/rpc-and-convergence.md §4.6, §4.17)
 
     def suspend_convergence(self, engine_id, timeout):
         """SUSPEND_IN_PROGRESS -> handle_suspend/check_suspend_complete -> SUSPEND_COMPLETE."""
@@ -585,7 +585,7 @@ class Resource:
     # -- data for dependents ---------------------------------------------------------------
 
     def node_data(self, attr_names=()):
-        """What this resource sends along its graph edges (spec §4.9)."""
+        """What this resource sends along its graph edges (docs/rpc-and-convergence.md §4.9)."""
         attrs = {}
         for name in attr_names:
             try:

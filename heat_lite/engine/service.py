@@ -137,7 +137,7 @@ class EngineService(
     @expected
     def list_stacks(self, cnxt, limit=None, marker=None, sort_keys=None, sort_dir=None, **query):
         """The caller's stacks (every project's for an admin context, as Heat's
-        ``_query_stack_get_all``); ``query`` is the selection of spec §4.1.1 (filters,
+        ``_query_stack_get_all``); ``query`` is the selection of docs/heat-api.md §4.1.1 (filters,
         show_deleted, show_nested, show_hidden, tags, tags_any, not_tags, not_tags_any)."""
         query = _translated(query)
         rows = db_api.stack_get_all(
@@ -332,7 +332,8 @@ class EngineService(
         files_container=None,
         template_id=None,
     ):
-        """Validate the new definition and start an UPDATE traversal (spec §4.2).
+        """Validate the new definition and start an UPDATE traversal
+        (docs/rpc-and-convergence.md §4.2).
 
         A running traversal is superseded. With ``args['existing']`` (PATCH) the stack's
         template, files and environment are the base that the request amends.

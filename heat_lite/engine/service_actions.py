@@ -1,5 +1,5 @@
 """The engine's stack action RPC methods: suspend, resume, check and cancelling an update
-(spec/rpc-and-convergence.md §4.2, §4.14, §4.17).
+(docs/rpc-and-convergence.md §4.2, §4.14, §4.17).
 
 EngineService inherits ``ActionMethods``, so these are endpoints of topic ``engine``. Each
 starts a traversal of the stack's current template (the workers do the rest, see
@@ -69,7 +69,7 @@ class ActionMethods:
 
     @expected
     def abandon_stack(self, cnxt, stack_identity, abandon=True):
-        """The stack's data (spec §5.7); with ``abandon`` the stack is deleted, but its
+        """The stack's data (docs/heat-api.md §5.7); with ``abandon`` the stack is deleted, but its
         resources are retained (no physical delete).
 
         :raises: NotSupported unless CONF.enable_stack_abandon
@@ -231,7 +231,7 @@ def cancelling_running(stack):
     """Around starting a DELETE traversal: a running traversal is stopped first
     (``<ACTION>_FAILED "Stack <ACTION> cancelled"``), and once the new one is stored the
     workers still running its resources' tasks are told to abort them; each aborted node
-    then joins the new traversal (spec §4.14)."""
+    then joins the new traversal (docs/rpc-and-convergence.md §4.14)."""
     running = stack.status == rpc_api.IN_PROGRESS
     if running:
         stop_traversal(stack)

@@ -261,7 +261,7 @@ class InfoMethods:
     ):
         """Check a template as far as possible without parameter or property values.
 
-        :returns: Heat's validate result (spec §5.5), or ``{"Error": message}`` for a
+        :returns: Heat's validate result (docs/heat-api.md §5.5), or ``{"Error": message}`` for a
             validation failure (the API answers 400 with it)
         :raises: InvalidTemplateVersion, InvalidSchemaError, UnknownUserParameter,
             InvalidTemplateReference, CircularDependencyException (400 at the API)
@@ -437,7 +437,8 @@ def _nested_parameters(cnxt, stack, depth=1):
 
 
 def _resource_previews(stack):
-    """{name: preview dict} of every resource the stack's template defines (spec §5.6)."""
+    """{name: preview dict} of every resource the stack's template defines
+    (docs/heat-api.md §5.6)."""
     deps = stack.dependencies()
     previews = {}
     for name, defn in stack.definitions.items():

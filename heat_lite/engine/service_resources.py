@@ -1,5 +1,5 @@
 """The engine's resource and event RPC methods: resource list (with nested_depth) and
-show, and the stack's events (spec/heat-api.md §4.3, §4.4).
+show, and the stack's events (docs/heat-api.md §4.3, §4.4).
 
 EngineService inherits ``ResourceMethods``, so these are endpoints of topic ``engine``;
 they read the database and format with heat_lite.engine.api.

@@ -1,4 +1,4 @@
-"""The engine's stack snapshot RPC methods (spec/rpc-and-convergence.md §2.2, §4.2, §4.17).
+"""The engine's stack snapshot RPC methods (docs/rpc-and-convergence.md §2.2, §4.2, §4.17).
 
 EngineService inherits ``SnapshotMethods``, so these are endpoints of topic ``engine``.
 A snapshot is a SNAPSHOT traversal of the stack's current template whose traversal id is

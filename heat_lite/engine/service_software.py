@@ -1,4 +1,4 @@
-"""The engine's software config and deployment RPC methods (spec/heat-api.md §4.6).
+"""The engine's software config and deployment RPC methods (docs/heat-api.md §4.6).
 
 EngineService inherits ``SoftwareMethods``, so they are endpoints of topic ``engine``;
 each is a thin wrapper of the function of the same name below, which the resource

@@ -3,7 +3,7 @@
 
 A snapshot is a SNAPSHOT traversal whose id is the snapshot's id: every resource goes
 SNAPSHOT_IN_PROGRESS -> SNAPSHOT_COMPLETE, and when the stack completes (or fails) the
-snapshot row gets the stack's abandon data (spec §5.7) with the final ``status``. A
+snapshot row gets the stack's abandon data (docs/heat-api.md §5.7) with the final ``status``. A
 restore converges the stack to the snapshot's template and environment (action RESTORE);
 resources that are created again get the ``resource_data`` the snapshot saved for them.
 
@@ -32,7 +32,8 @@ CREATE = rpc_api.CREATE
 
 
 def format_snapshot(row):
-    """The snapshot dict of the RPC replies (Heat's ``api.format_snapshot``, spec §5.8)."""
+    """The snapshot dict of the RPC replies (Heat's ``api.format_snapshot``,
+    docs/heat-api.md §5.8)."""
     return {
         rpc_api.SNAPSHOT_ID: row.id,
         rpc_api.SNAPSHOT_NAME: row.name,

@@ -61,7 +61,8 @@ def deps_to_json(deps, traversal):
 class Stack:
     """A stack and its template; also the ``stack`` that template functions resolve against.
 
-    ``node_data`` maps resource names to the data their resources sent (spec §4.9), so
+    ``node_data`` maps resource names to the data their resources sent
+    (docs/rpc-and-convergence.md §4.9), so
     get_resource/get_attr resolve without loading the resources themselves.
     """
 
@@ -370,7 +371,8 @@ class Stack:
         pre_converge=None,
         converge=False,
     ):
-        """Start a traversal towards ``template`` (spec §4.3); the graph is built in a thread.
+        """Start a traversal towards ``template``
+        (docs/rpc-and-convergence.md §4.3); the graph is built in a thread.
 
         ``abandon`` (DELETE only): resources are retained, not physically deleted.
         ``adopt_stack_data`` (ADOPT only): the abandon data whose resources are taken over.
@@ -575,7 +577,7 @@ class Stack:
         self.converge_stack(target, action=ROLLBACK)
 
     def purge_db(self):
-        """Tidy up after a finished traversal (spec §4.11)."""
+        """Tidy up after a finished traversal (docs/rpc-and-convergence.md §4.11)."""
         db_api.resource_purge_deleted(self.id)
         traversal = self.current_traversal
         values = {}

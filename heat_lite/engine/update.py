@@ -1,5 +1,5 @@
 """Heat's ``StackUpdate.preview``: what an update would do to each resource, without
-doing it (``stack update --dry-run``, spec §4.1).
+doing it (``stack update --dry-run``, docs/heat-api.md §4.1).
 
     changes = update.preview(current_stack, rows_by_name, updated_stack)
     -> {'unchanged': ['n'], 'updated': ['r'], 'replaced': [], 'added': [], 'deleted': []}

@@ -70,7 +70,7 @@ class WorkerService:
         node_type="resource",
         abandon=False,
     ):
-        """Process one graph node (spec §4.5).
+        """Process one graph node (docs/rpc-and-convergence.md §4.5).
 
         :param resource_id: the resource row's id
         :param current_traversal: the traversal the message belongs to
@@ -122,7 +122,7 @@ class WorkerService:
     def cancel_check_resource(self, cnxt, stack_id):
         """Stop this worker's running tasks of ``stack_id``: each ends
         ``<ACTION>_FAILED "<ACTION> aborted (user triggered cancel)"`` and hands its node to
-        the stack's newest traversal (spec §4.14)."""
+        the stack's newest traversal (docs/rpc-and-convergence.md §4.14)."""
         with self._running_lock:
             events = list(self._running.get(stack_id, ()))
         LOG.info("Cancelling %d running task(s) of stack %s", len(events), stack_id)

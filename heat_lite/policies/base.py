@@ -1,6 +1,6 @@
 """Shared check strings and the helper every policy module uses to declare its rules.
 
-Heat 27 defaults (spec/heat-api.md §7), with one deliberate widening: Keystone makes
+Heat 27 defaults (docs/heat-api.md §7), with one deliberate widening: Keystone makes
 ``admin`` imply ``member`` and ``member`` imply ``reader``, but oslo.policy only sees
 the literal role list. heat-lite's noauth caller has roles ``['admin']`` (Heat's noauth
 also hard-codes admin, and then needs ``enforce_new_defaults = false``), so the

@@ -79,7 +79,7 @@ STACK_KEYS = (
     "tags",
 )
 
-# snapshot keys (format_snapshot, spec §5.8)
+# snapshot keys (format_snapshot, docs/heat-api.md §5.8)
 SNAPSHOT_KEYS = (
     SNAPSHOT_ID,
     SNAPSHOT_NAME,

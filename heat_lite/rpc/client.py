@@ -437,7 +437,7 @@ class EngineClient:
     def get_revision(self, ctxt):
         return self._call(ctxt, "get_revision")
 
-    # -- software configs and deployments (spec/heat-api.md §4.6) ---------------------------
+    # -- software configs and deployments (docs/heat-api.md §4.6) ---------------------------
 
     def list_software_configs(self, ctxt, limit=None, marker=None):
         return self._call(ctxt, "list_software_configs", version="1.33", limit=limit, marker=marker)

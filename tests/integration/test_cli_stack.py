@@ -419,7 +419,8 @@ def test_abandon_adopt(cli, cli_hc, cli_dir):
 
 
 def test_heatclient_python_api_fields(cli, cli_hc):
-    """The same stacks read back through python-heatclient's Python API: spec §5 shapes."""
+    """The same stacks read back through python-heatclient's Python API:
+    docs/heat-api.md §5 shapes."""
     cli("stack", "create", "-t", "demo.yaml", "--tags", "py", "py1")
     _wait(cli_hc, "py1", {"CREATE_COMPLETE"})
     stack = cli_hc.stacks.get("py1")

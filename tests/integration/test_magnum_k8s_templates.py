@@ -20,7 +20,7 @@ pytestmark = pytest.mark.integration
 
 TREE = pathlib.Path(__file__).parent / "templates" / "magnum_k8s"
 # get_env_files' choice for: private network, etcd volume, docker volume, Octavia master
-# LB, floating IPs (spec/magnum-templates.md §6)
+# LB, floating IPs (docs/magnum-templates.md §6)
 ENV_FILES = [
     "with_private_network",
     "with_etcd_volume",

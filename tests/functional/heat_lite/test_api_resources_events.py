@@ -1,4 +1,4 @@
-"""Resource and event endpoints of heat-lite-api (spec/heat-api.md §4.3, §4.4, §5.3, §5.4)."""
+"""Resource and event endpoints of heat-lite-api (docs/heat-api.md §4.3, §4.4, §5.3, §5.4)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Stack endpoints of heat-lite-api against the fake engine (spec/heat-api.md §3, §4.1)."""
+"""Stack endpoints of heat-lite-api against the fake engine (docs/heat-api.md §3, §4.1)."""
 
 import pytest
 

@@ -238,7 +238,7 @@ def _wait_resource(heat, ident, name, state, timeout=10):
 def test_delete_during_create_aborts_the_running_task(heat, how):
     """A resource still creating (60 s) when its stack is deleted is told to stop: it ends
     CREATE_FAILED "CREATE aborted (user triggered cancel)" and the delete goes on at once
-    (spec §4.14), instead of waiting for the create to finish."""
+    (docs/rpc-and-convergence.md §4.14), instead of waiting for the create to finish."""
     tmpl = _template(
         {
             "slow": {

@@ -1,4 +1,4 @@
-"""Stack actions: ``POST /v1/{tenant}/stacks/{name}/{id}/actions`` (spec/heat-api.md §4.2).
+"""Stack actions: ``POST /v1/{tenant}/stacks/{name}/{id}/actions`` (docs/heat-api.md §4.2).
 
 The body names exactly one action; policy ``actions:action`` and then
 ``actions:<that action>`` are enforced.

@@ -1,4 +1,5 @@
-"""``GET /v1/{tenant}/build_info``: the revisions of this API and of the engine (spec §4.7).
+"""``GET /v1/{tenant}/build_info``: the revisions of this API and of the engine
+(docs/heat-api.md §4.7).
 
 -> {"api": {"revision": "unknown"}, "engine": {"revision": "unknown"}}
 """

@@ -1,4 +1,4 @@
-"""Events: ``/v1/{tenant}/stacks/{name}/{id}[/resources/{r}]/events...`` (spec §4.4).
+"""Events: ``/v1/{tenant}/stacks/{name}/{id}[/resources/{r}]/events...`` (docs/heat-api.md §4.4).
 
 GET .../stacks/s1/<id>/events?sort_dir=asc&marker=<event id>
   -> EventController.index -> rpc_client.list_events(ctx, identity, sort_dir='asc', ...)

@@ -1,4 +1,4 @@
-"""Resources of a stack: ``/v1/{tenant}/stacks/{name}/{id}/resources...`` (spec §4.3).
+"""Resources of a stack: ``/v1/{tenant}/stacks/{name}/{id}/resources...`` (docs/heat-api.md §4.3).
 
 GET .../stacks/s1/<id>/resources?nested_depth=1
   -> ResourceController.index -> rpc_client.list_stack_resources(ctx, identity, 1, ...)

@@ -1,4 +1,4 @@
-"""``GET /v1/{tenant}/services``: the engines and whether they report in (spec §4.7).
+"""``GET /v1/{tenant}/services``: the engines and whether they report in (docs/heat-api.md §4.7).
 
 Policy ``service:index`` (admin of the project). No engine answering is a 503.
 """

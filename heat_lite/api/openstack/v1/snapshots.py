@@ -1,7 +1,7 @@
-"""Stack snapshots: ``/v1/{tenant}/stacks/{name}/{id}/snapshots...`` (spec/heat-api.md §4.1).
+"""Stack snapshots: ``/v1/{tenant}/stacks/{name}/{id}/snapshots...`` (docs/heat-api.md §4.1).
 
 Heat keeps these handlers in its StackController; their policies are ``stacks:<handler>``.
-The engine's snapshot dicts (spec §5.8) are the REST bodies as they are.
+The engine's snapshot dicts (docs/heat-api.md §5.8) are the REST bodies as they are.
 
 POST .../stacks/s1/<id>/snapshots {"name": "n1"}
   -> SnapshotController.snapshot -> rpc_client.stack_snapshot(ctx, identity, 'n1')

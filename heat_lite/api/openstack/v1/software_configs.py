@@ -1,4 +1,4 @@
-"""Software configs: ``/v1/{tenant}/software_configs[/{config_id}]`` (spec §4.6).
+"""Software configs: ``/v1/{tenant}/software_configs[/{config_id}]`` (docs/heat-api.md §4.6).
 
 POST /software_configs {"name": "c", "group": "script", "config": "echo hi",
                         "inputs": [{"name": "foo"}]}

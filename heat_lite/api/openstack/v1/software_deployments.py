@@ -1,4 +1,4 @@
-"""Software deployments: ``/v1/{tenant}/software_deployments...`` (spec §4.6).
+"""Software deployments: ``/v1/{tenant}/software_deployments...`` (docs/heat-api.md §4.6).
 
 POST /software_deployments {"config_id": "<sc id>", "server_id": "<server>",
                             "action": "CREATE", "status": "IN_PROGRESS"}

@@ -1,4 +1,4 @@
-"""Stacks: ``/v1/{tenant}/stacks...`` (spec/heat-api.md §4.1). Thin handlers over EngineClient.
+"""Stacks: ``/v1/{tenant}/stacks...`` (docs/heat-api.md §4.1). Thin handlers over EngineClient.
 
 POST /v1/p1/stacks {"stack_name": "s1", "template": {...}}
   -> StackController.create -> rpc_client.create_stack(ctx, 's1', template, env, ...)
@@ -28,7 +28,7 @@ PARAM_TEMPLATE_TYPE = "template_type"
 
 
 class InstantiationData:
-    """The body of a create or update request (spec §4.1.2), parsed on demand."""
+    """The body of a create or update request (docs/heat-api.md §4.1.2), parsed on demand."""
 
     PARAMS = (
         PARAM_STACK_NAME,
@@ -213,13 +213,14 @@ class StackController:
     @util.registered_policy_enforce
     def global_index(self, req, ctx):
         """GET /stacks?global_tenant=true: every project's stacks, listed with an admin
-        context. Policy 'stacks:global_index' denies everybody by default (spec §4.1.1)."""
+        context. Policy 'stacks:global_index' denies everybody by default
+        (docs/heat-api.md §4.1.1)."""
         admin_ctx = context.RequestContext.from_dict(dict(ctx.to_dict(), is_admin=True))
         return self._index(req, admin_ctx)
 
     @util.registered_policy_enforce
     def index(self, req, ctx):
-        """GET /stacks: summaries of the caller's stacks (spec §4.1.1)."""
+        """GET /stacks: summaries of the caller's stacks (docs/heat-api.md §4.1.1)."""
         global_tenant = req.params.get(PARAM_GLOBAL_TENANT)
         if global_tenant is not None and util.bad_request_on_value_error(
             util.extract_bool, PARAM_GLOBAL_TENANT, global_tenant
@@ -317,12 +318,12 @@ class StackController:
 
     @util.registered_identified_stack
     def update(self, req, ctx, identity, body):
-        """PUT /stacks/{name}/{id}: full replacement (spec §4.1.2) -> 202."""
+        """PUT /stacks/{name}/{id}: full replacement (docs/heat-api.md §4.1.2) -> 202."""
         return self._update(req, ctx, identity, InstantiationData(body))
 
     @util.no_policy_enforce
     def update_patch(self, req, ctx, stack_name, stack_id, body):
-        """PATCH /stacks/{name}/{id}: amend the current definition (spec §4.1.3) -> 202.
+        """PATCH /stacks/{name}/{id}: amend the current definition (docs/heat-api.md §4.1.3) -> 202.
 
         An empty body is checked against ``stacks:update_no_change`` instead.
         """
@@ -333,7 +334,8 @@ class StackController:
 
     def _preview_update(self, req, ctx, identity, data):
         """``{"resource_changes": {"added", "deleted", "replaced", "unchanged", "updated"}}``
-        with the engine's raw resource dicts (spec §5.6); ``show_nested`` is accepted and
+        with the engine's raw resource dicts
+        (docs/heat-api.md §5.6); ``show_nested`` is accepted and
         checked but nested stacks are not expanded (TODO(later issue))."""
         if PARAM_SHOW_NESTED in req.params:
             util.bad_request_on_value_error(
@@ -398,7 +400,8 @@ class StackController:
 
     @util.registered_policy_enforce
     def preview(self, req, ctx, body):
-        """POST /stacks/preview: the stack and resources a create would make (spec §5.6)."""
+        """POST /stacks/preview: the stack and resources a create would make
+        (docs/heat-api.md §5.6)."""
         data = InstantiationData(body)
         result = self.rpc_client.preview_stack(
             ctx,
@@ -416,7 +419,8 @@ class StackController:
 
     @util.registered_policy_enforce
     def validate_template(self, req, ctx, body):
-        """POST /validate[?show_nested=true][&ignore_errors=99001]: spec §5.5, or 400."""
+        """POST /validate[?show_nested=true][&ignore_errors=99001]:
+        docs/heat-api.md §5.5, or 400."""
         data = InstantiationData(body)
         params = util.get_allowed_params(req.params, self._VALIDATE_PARAMS)
         show_nested = False

@@ -1,5 +1,5 @@
-"""Stack snapshots through the API and the real engine, with webtest (spec/heat-api.md
-§4.1, §5.8; spec/rpc-and-convergence.md §4.17): the SNAPSHOT traversal and its events,
+"""Stack snapshots through the API and the real engine, with webtest (docs/heat-api.md
+§4.1, §5.8; docs/rpc-and-convergence.md §4.17): the SNAPSHOT traversal and its events,
 the snapshot's shape and data, errors with Heat's bodies, project isolation, and a
 restore that brings an earlier template's resources, data and outputs back after an
 update (RESTORE traversal).

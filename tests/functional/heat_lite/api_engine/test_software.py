@@ -1,4 +1,4 @@
-"""Software configs and deployments over the REST API with the real engine (spec §4.6):
+"""Software configs and deployments over the REST API with the real engine (docs/heat-api.md §4.6):
 shapes as Heat 27 answers them, bad input as Heat's 4xx bodies, tenant isolation.
 """
 

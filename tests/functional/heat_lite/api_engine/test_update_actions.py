@@ -1,5 +1,5 @@
 """Stack update (PUT / PATCH) and stack actions through the API and the real engine,
-with webtest and with python-heatclient over HTTP (spec/heat-api.md §4.1, §4.2).
+with webtest and with python-heatclient over HTTP (docs/heat-api.md §4.1, §4.2).
 """
 
 import json

@@ -1,4 +1,4 @@
-"""Event dicts from the engine (format_event) -> API JSON (spec §5.4).
+"""Event dicts from the engine (format_event) -> API JSON (docs/heat-api.md §5.4).
 
 The event identity's path is ``/resources/<resource name>/events/<event uuid>``;
 it gives the event id and the self/resource/stack links.

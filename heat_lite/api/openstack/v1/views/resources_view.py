@@ -1,4 +1,4 @@
-"""Resource dicts from the engine (format_stack_resource) -> API JSON (spec §5.3).
+"""Resource dicts from the engine (format_stack_resource) -> API JSON (docs/heat-api.md §5.3).
 
 format_resource(req, {'resource_identity': {..., 'path': '/resources/r'},
                       'resource_name': 'r', 'resource_action': 'CREATE',

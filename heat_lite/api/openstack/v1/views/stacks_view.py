@@ -1,4 +1,4 @@
-"""Stack dicts from the engine (format_stack) -> the API's JSON (spec/heat-api.md §5.1-5.2).
+"""Stack dicts from the engine (format_stack) -> the API's JSON (docs/heat-api.md §5.1-5.2).
 
 format_stack(req, {'stack_identity': ident, 'stack_action': 'CREATE',
                    'stack_status': 'COMPLETE', ...})
@@ -11,7 +11,7 @@ import urllib.parse
 from heat_lite.api.openstack.v1 import util
 from heat_lite.rpc import api as rpc_api
 
-# The keys of a stack list item (spec §5.2), in the engine's names.
+# The keys of a stack list item (docs/heat-api.md §5.2), in the engine's names.
 basic_keys = (
     rpc_api.STACK_ID,
     rpc_api.STACK_NAME,
