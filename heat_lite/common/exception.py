@@ -81,6 +81,19 @@ class InvalidTemplateAttribute(HeatException):
     msg_fmt = "The Referenced Attribute (%(resource)s %(key)s) is incorrect."
 
 
+class TemplateOutputError(HeatException):
+    """A nested stack's output, read as its parent resource's attribute, has an error."""
+
+    msg_fmt = "Error in %(resource)s output %(attribute)s: %(message)s"
+
+
+class AttributeResolutionError(HeatException):
+    """An attribute whose value could not be resolved when its resource completed: reading
+    it raises the error it had then (carried in the node data as text)."""
+
+    msg_fmt = "%(message)s"
+
+
 class UnknownUserParameter(HeatException):
     msg_fmt = "The Parameter (%(key)s) was not defined in template."
 

@@ -586,13 +586,14 @@ class Resource:
 
     def node_data(self, attr_names=()):
         """What this resource sends along its graph edges (docs/rpc-and-convergence.md §4.9)."""
-        attrs = {}
+        attrs, errors = {}, {}
         for name in attr_names:
             try:
                 attrs[name] = self.get_attribute(name)
-            except Exception:  # an attribute that cannot be resolved is sent as None
+            except Exception as exc:  # sent as None, with the error reading it raises
                 attrs[name] = None
-        return {
+                errors[name] = str(exc)
+        data = {
             "id": self.id,
             "name": self.name,
             "reference_id": self.get_reference_id(),
@@ -601,6 +602,9 @@ class Resource:
             "action": self.action,
             "uuid": self.uuid,
         }
+        if errors:
+            data["attr_errors"] = errors
+        return data
 
 
 def _resolved(props, defn):

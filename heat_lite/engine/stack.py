@@ -300,6 +300,8 @@ class Stack:
 
     def resource_attribute(self, name, attr, *path):
         data = self.node_data.get(name)
+        if data and attr in (data.get("attr_errors") or ()):
+            raise exception.AttributeResolutionError(message=data["attr_errors"][attr])
         value = (data.get("attrs") or {}).get(attr) if data else None
         for key in path:
             if isinstance(value, dict):

@@ -1,6 +1,7 @@
 """Environments (resource_registry) and nested stacks through the in-process engine."""
 
 import contextlib
+import json
 
 import pytest
 import yaml
@@ -474,3 +475,29 @@ def _abandon_enabled():
         yield
     finally:
         CONF.clear_override("enable_stack_abandon")
+
+
+def test_a_nested_output_error_reaches_the_parent_output(heat):
+    """As Heat 27 (reference run): the child's output shows output_error, and the parent's
+    output reading it shows 'Error in <resource> output <name>: <message>'."""
+    child = {
+        "heat_template_version": "2018-08-31",
+        "outputs": {"out": {"value": {"get_param": "foo"}}},
+    }
+    tmpl = {
+        "heat_template_version": "2018-08-31",
+        "resources": {"c": {"type": "child.yaml"}},
+        "outputs": {"o": {"value": {"get_attr": ["c", "out"]}}},
+    }
+    ident = heat.client.create_stack(
+        heat.ctx, "nout", tmpl, {}, {"child.yaml": json.dumps(child)}, {}
+    )
+    stack = _wait(heat, ident, {"CREATE_COMPLETE", "CREATE_FAILED"})
+    assert stack["stack_status_reason"] == "Stack CREATE completed successfully"
+    [output] = stack["outputs"]
+    assert output == {
+        "output_key": "o",
+        "description": "No description given",
+        "output_error": "Error in c output out: The Parameter (foo) was not provided.",
+        "output_value": None,
+    }

@@ -172,19 +172,23 @@ class StackResource(NestedValidation, resource.Resource):
 
     def child_outputs(self):
         """The child's output values (an output that cannot be resolved is None)."""
+        return {name: value for name, (value, _error) in self._child_output_results().items()}
+
+    def _child_output_results(self):
+        """{output name: (value, the error resolving it or None)} of the child stack."""
         from heat_lite.engine.service import EngineService
 
         child = self.child_stack()
         if child is None:
             return {}
         child.node_data = EngineService._node_data_of(child)
-        values = {}
+        results = {}
         for name, output in child.t.outputs(child).items():
             try:
-                values[name] = output.get_value()
-            except Exception:
-                values[name] = None
-        return values
+                results[name] = (output.get_value(), None)
+            except Exception as exc:
+                results[name] = (None, exc)
+        return results
 
     # -- convergence hooks -----------------------------------------------------------------
 
@@ -360,10 +364,12 @@ class StackResource(NestedValidation, resource.Resource):
     # -- attributes ------------------------------------------------------------------------
 
     def get_attribute(self, key, *path):
-        outputs = self.child_outputs()
-        if key not in outputs:
+        results = self._child_output_results()
+        if key not in results:
             return None
-        value = outputs[key]
+        value, error = results[key]
+        if error is not None:  # as Heat's get_output
+            raise exception.TemplateOutputError(resource=self.name, attribute=key, message=error)
         for part in path:
             if isinstance(value, dict):
                 value = value.get(part)
