@@ -209,6 +209,12 @@ class ServerNetworkMixin:
         if self.id:
             self.data_set(INTERNAL_PORTS, json.dumps([{"id": p} for p in ports]))
 
+    def given_ports(self, networks):
+        """The ports this server was given or made itself (not those Nova made)."""
+        entries = self.resolved_networks(networks, ignore_errors=True)
+        given = [net["port"] for net in entries if net["port"]]
+        return given + [p for p in self.internal_ports() if p not in given]
+
     def delete_internal_port(self, port_id):
         neutron = self.client_plugin("neutron")
         if neutron.get("port", port_id) is not None:
