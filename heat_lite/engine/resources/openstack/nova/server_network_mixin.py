@@ -130,10 +130,12 @@ class ServerNetworkMixin:
     # -- create ---------------------------------------------------------------------------
 
     def build_nics(self, networks, security_groups):
-        """The nics of the boot request (internal ports made, floating IPs associated)."""
+        """The nics of the boot request (internal ports made, floating IPs associated);
+        'auto' or 'none' as they are (Nova picks the network, or gives none)."""
+        nics = str_network(networks)
+        if nics:
+            return nics
         nics = []
-        if str_network(networks):
-            return nics  # 'none': no network; 'auto': Nova's choice (none in the sim)
         for idx, net in enumerate(networks):
             self._check_subnet_in_network(net)
             if net["port"]:
