@@ -55,3 +55,43 @@ def test_net_subnet_server_create_and_delete_never_conflict(hc):
             if stack.stack_status != "DELETE_COMPLETE":
                 failures.append("%s: %s" % (stack.stack_name, stack.stack_status_reason))
     assert failures == []
+
+
+def _subnet_server(subnet):
+    resources = {
+        "net": TEMPLATE["resources"]["net"],
+        "sub_a": TEMPLATE["resources"]["sub"],
+        "sub_b": {
+            "type": "OS::Neutron::Subnet",
+            "properties": {"network": {"get_resource": "net"}, "cidr": "10.21.0.0/24"},
+        },
+        "server": {
+            "type": "OS::Nova::Server",
+            "properties": {
+                "image": "cirros-0.6.2",
+                "flavor": "m1.tiny",
+                "networks": [{"subnet": {"get_resource": subnet}}],
+            },
+        },
+    }
+    return dict(TEMPLATE, resources=resources)
+
+
+def test_server_moved_to_another_subnet_then_deleted(hc):
+    """Heat's server networks update: {subnet: sub_a} -> {subnet: sub_b} gives the same
+    server a port on sub_b (the internal port on sub_a goes), and the stack deletes."""
+    stack_id = hc.stacks.create(stack_name="move", template=_subnet_server("sub_a"))["stack"]["id"]
+    stack = helpers.wait_for_status(hc, stack_id, {"CREATE_COMPLETE", "CREATE_FAILED"})
+    assert stack.stack_status == "CREATE_COMPLETE", stack.stack_status_reason
+    assert stack.outputs[0]["output_value"].startswith("10.20.0.")
+    server_id = hc.resources.get(stack_id, "server").physical_resource_id
+
+    hc.stacks.update(stack_id, template=_subnet_server("sub_b"))
+    stack = helpers.wait_for_status(hc, stack_id, {"UPDATE_COMPLETE", "UPDATE_FAILED"})
+    assert stack.stack_status == "UPDATE_COMPLETE", stack.stack_status_reason
+    assert stack.outputs[0]["output_value"].startswith("10.21.0.")
+    assert hc.resources.get(stack_id, "server").physical_resource_id == server_id
+
+    hc.stacks.delete(stack_id)
+    stack = helpers.wait_for_status(hc, stack_id, {"DELETE_COMPLETE", "DELETE_FAILED"})
+    assert stack.stack_status == "DELETE_COMPLETE", stack.stack_status_reason

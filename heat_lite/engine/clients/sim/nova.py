@@ -94,9 +94,14 @@ class NovaClientPlugin(base.SimService):
     # -- servers ----------------------------------------------------------------------------
 
     def create_server(self, name, image_id, flavor_id, networks=(), security_groups=(), **extra):
-        """Boot a server; ``networks``: [{'port': id} | {'uuid': net_id, 'fixed_ip': ip}];
+        """Boot a server; ``networks``: [{'port': id} | {'uuid': net_id, 'fixed_ip': ip}],
+        or 'auto' (a port on the project's only network) or 'none';
         ``security_groups``: [{'name': name or id}], given to the ports Nova makes."""
         flavor = self.get_flavor(flavor_id)
+        if networks == "auto":
+            networks = [{"uuid": _only_network(neutron.NeutronClientPlugin(self.context))}]
+        elif networks == "none":
+            networks = []
         group_ids = self._security_group_ids(security_groups)
         props = dict(
             extra,

@@ -20,8 +20,10 @@ import time
 
 from heat_lite.common import exception
 from heat_lite.conf import CONF
+from heat_lite.db import api as db_api
 from heat_lite.engine import attributes, clients, resource
 from heat_lite.engine.clients import client_exception
+from heat_lite.rpc import api as rpc_api
 
 
 class ClientResource(resource.Resource):
@@ -114,6 +116,28 @@ class ClientResource(resource.Resource):
 
     def prepare_for_replace(self):
         """Free what the replacement needs (a server's ports, a port's addresses)."""
+
+    def update_convergence(self, template_id, requires, engine_id, timeout, new_defn):
+        """In a rollback, a resource that was replaced first takes back what its
+        replacement took (Heat's restore_prev_rsrc(convergence=True))."""
+        rolling_back = (self.stack.action, self.stack.status) == (
+            rpc_api.ROLLBACK,
+            rpc_api.IN_PROGRESS,
+        )
+        if rolling_back and self.replaced_by is not None:
+            try:
+                self.restore_prev_rsrc(self.replacement_resource_id())
+            except Exception as exc:
+                raise exception.ResourceFailure(exc, self, rpc_api.UPDATE)
+        super().update_convergence(template_id, requires, engine_id, timeout, new_defn)
+
+    def replacement_resource_id(self):
+        """The physical id of the resource that replaced this one (None if gone)."""
+        row, _stack = db_api.resource_get_with_stack(self.replaced_by)
+        return row.nova_instance if row is not None else None
+
+    def restore_prev_rsrc(self, replacement_id):
+        """Take back from the replacement (``replacement_id``) what prepare_for_replace gave."""
 
     # -- reading ----------------------------------------------------------------------------
 

@@ -138,6 +138,32 @@ def test_port_mac_address_change_replaces_it_on_the_same_address(heat):
     _delete(heat, ident)
 
 
+def test_port_replacement_rolled_back_gives_the_old_port_its_address(heat):
+    """Heat's Port.restore_prev_rsrc: the update fails after the port was replaced (a
+    resource using the port fails its update); the rollback takes the address from the
+    new port and gives it back to the old one."""
+
+    def user(fail):
+        props = {"fail": fail, "update_replace": False, "value": {"get_resource": "port"}}
+        return {"type": "OS::Heat::TestResource", "properties": props}
+
+    resources = {"net": NET, "sub": _subnet(), "port": _port("fa:16:3e:00:00:01")}
+    resources["user"] = user(False)
+    ident, _ = _create(heat, _template(resources))
+    old_id = _physical(heat, ident, "port")
+
+    resources.update(port=_port("fa:16:3e:00:00:02"), user=user(True))
+    heat.client.update_stack(
+        heat.ctx, ident, _template(resources), {}, {}, {"disable_rollback": False}
+    )
+    stack = _wait(heat, ident, {"ROLLBACK_COMPLETE", "ROLLBACK_FAILED"})
+    assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
+    assert _physical(heat, ident, "port") == old_id
+    old = sim_db.sim_object_get(old_id)
+    assert [ip["ip_address"] for ip in old["fixed_ips"]] == ["10.0.0.50"]
+    _delete(heat, ident)
+
+
 # -- OS::Nova::Server networks (heat/engine/resources/openstack/nova/server.py and
 #    server_network_mixin.py: add_dependencies, _build_nics, calculate_networks) --
 
@@ -282,3 +308,32 @@ def test_server_security_groups_with_a_port_entry_are_refused(heat):
         "Cannot define the following properties at the same time: security_groups, networks/port."
     )
     neutron.delete_port(port["id"])
+
+
+def test_server_replacement_rolled_back_gets_its_port_back(heat):
+    """Heat's Server.restore_prev_rsrc: the replacement gives the port back."""
+
+    def resources(user_data, fail):
+        server = _server([{"port": {"get_resource": "port"}}], user_data=user_data)
+        props = {"fail": fail, "update_replace": False, "value": {"get_resource": "server"}}
+        return {
+            "net": NET,
+            "sub": _subnet(),
+            "port": {
+                "type": "OS::Neutron::Port",
+                "properties": {"network": {"get_resource": "net"}},
+            },
+            "server": server,
+            "user": {"type": "OS::Heat::TestResource", "properties": props},
+        }
+
+    ident, _ = _create(heat, _template(resources("one", False)))
+    old_id, port_id = _physical(heat, ident, "server"), _physical(heat, ident, "port")
+    heat.client.update_stack(
+        heat.ctx, ident, _template(resources("two", True)), {}, {}, {"disable_rollback": False}
+    )
+    stack = _wait(heat, ident, {"ROLLBACK_COMPLETE", "ROLLBACK_FAILED"})
+    assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
+    assert _physical(heat, ident, "server") == old_id
+    assert sim_db.sim_object_get(port_id)["device_id"] == old_id
+    _delete(heat, ident)

@@ -242,6 +242,16 @@ class Port(neutron.NeutronResource):
         self.data_set("port_fip", json.dumps(port["fixed_ips"]))
         self.client_plugin().update_port(self.resource_id, fixed_ips=[])
 
+    def restore_prev_rsrc(self, replacement_id):
+        """As Heat's Port.restore_prev_rsrc: the replacement gives up its fixed IPs and
+        this port takes back the ones it had (``port_fip``)."""
+        plugin = self.client_plugin()
+        if replacement_id and plugin.get("port", replacement_id) is not None:
+            plugin.update_port(replacement_id, fixed_ips=[])
+        fixed_ips = self.data().get("port_fip")
+        if fixed_ips and self.resource_id:
+            plugin.update_port(self.resource_id, fixed_ips=json.loads(fixed_ips))
+
     def handle_update(self, new_defn, prop_diff):
         changes = self._attrs()
         changes["name"] = self.properties["name"] or self.physical_resource_name()

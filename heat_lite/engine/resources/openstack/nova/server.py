@@ -338,6 +338,20 @@ class Server(server_network_mixin.ServerNetworkMixin, client_resource.ClientReso
         if self.resource_id is not None:
             self.client_plugin("neutron").unbind_ports(self.resource_id)
 
+    def restore_prev_rsrc(self, replacement_id):
+        """As Heat's restore_ports_after_rollback: the ports this server gave up are
+        detached from the replacement and attached back to this server."""
+        if self.resource_id is None:
+            return
+        nova, neutron = self.client_plugin(), self.client_plugin("neutron")
+        for port_id in self.given_ports((self.properties_data or {}).get("networks")):
+            port = neutron.get("port", port_id)
+            if port is None or port["device_id"] not in ("", replacement_id):
+                continue
+            if port["device_id"]:
+                nova.interface_detach(replacement_id, port_id)
+            nova.interface_attach(self.resource_id, port_id=port_id)
+
     def handle_update(self, new_defn, prop_diff):
         nova = self.client_plugin()
         if "name" in prop_diff or "metadata" in prop_diff or "tags" in prop_diff:

@@ -130,10 +130,12 @@ class ServerNetworkMixin:
     # -- create ---------------------------------------------------------------------------
 
     def build_nics(self, networks, security_groups):
-        """The nics of the boot request (internal ports made, floating IPs associated)."""
+        """The nics of the boot request (internal ports made, floating IPs associated);
+        'auto' or 'none' as they are (Nova picks the network, or gives none)."""
+        nics = str_network(networks)
+        if nics:
+            return nics
         nics = []
-        if str_network(networks):
-            return nics  # 'none': no network; 'auto': Nova's choice (none in the sim)
         for idx, net in enumerate(networks):
             self._check_subnet_in_network(net)
             if net["port"]:
@@ -208,6 +210,12 @@ class ServerNetworkMixin:
             ports.append(port_id)
         if self.id:
             self.data_set(INTERNAL_PORTS, json.dumps([{"id": p} for p in ports]))
+
+    def given_ports(self, networks):
+        """The ports this server was given or made itself (not those Nova made)."""
+        entries = self.resolved_networks(networks, ignore_errors=True)
+        given = [net["port"] for net in entries if net["port"]]
+        return given + [p for p in self.internal_ports() if p not in given]
 
     def delete_internal_port(self, port_id):
         neutron = self.client_plugin("neutron")

@@ -5,6 +5,7 @@ import pytest
 from heat_lite.common import exception
 from heat_lite.conf import CONF
 from heat_lite.db import sim as sim_db
+from heat_lite.engine import clients
 from tests.unit.heat_lite.engine.resources.openstack.conftest import create, delete, make
 
 
@@ -115,3 +116,60 @@ def test_retries_run_out(ctx, net):
         assert [s["status"] for s in sim_db.sim_object_get_all("nova.server")] == ["ERROR"]
     finally:
         CONF.clear_override("action_retry_limit")
+
+
+def test_allocate_network_auto_or_none(ctx, net):
+    auto = create(ctx, "OS::Nova::Server", _server(net, networks=[{"allocate_network": "auto"}]))
+    assert auto.get_attribute("networks")["private"] == ["10.0.0.2"]
+    none = create(ctx, "OS::Nova::Server", _server(net, networks=[{"allocate_network": "none"}]))
+    assert none.get_attribute("networks") == {}
+
+
+@pytest.mark.parametrize(
+    "networks, error, message",
+    [
+        (
+            [{"fixed_ip": "10.0.0.9"}],
+            exception.StackValidationFailed,
+            'One of the properties "network", "port", "allocate_network" or "subnet" should '
+            'be set for the specified network of server "r".',
+        ),
+        (
+            [{"allocate_network": "auto", "network": "private"}],
+            exception.StackValidationFailed,
+            'Can not specify "allocate_network" with other keys of networks at the same time.',
+        ),
+        (
+            [{"allocate_network": "auto"}, {"network": "private"}],
+            exception.StackValidationFailed,
+            'Property "allocate_network" can not be specified if multiple network interfaces '
+            "set for server.",
+        ),
+        (
+            [{"network": "private", "floating_ip": "f"}],
+            exception.StackValidationFailed,
+            'Property "floating_ip" is not supported if only "network" is specified, because '
+            "the corresponding port can not be retrieved.",
+        ),
+    ],
+)
+def test_network_entries_are_validated_as_heat(ctx, net, networks, error, message):
+    with pytest.raises(error) as err:
+        make(ctx, "OS::Nova::Server", _server(net, networks=networks)).validate()
+    assert str(err.value) == message
+
+
+def test_subnet_outside_the_network_is_refused(ctx, net):
+    neutron = clients.client_plugin(ctx, "neutron")
+    other = neutron.create_subnet(neutron.create_net("other")["id"], "10.5.0.0/24")
+    server = make(
+        ctx,
+        "OS::Nova::Server",
+        _server(net, networks=[{"network": "private", "subnet": other["id"]}]),
+    )
+    with pytest.raises(exception.StackValidationFailed) as err:
+        server.handle_create()
+    assert str(err.value) == "Specified subnet %s does not belongs to network %s." % (
+        other["id"],
+        net["net"],
+    )
