@@ -3,7 +3,8 @@
 JSON first, then YAML, as Heat does:
 
     tmpl = parse(request_body['template'])      # str (JSON or YAML) or an already parsed dict
-    data = simple_parse(text, kind='Environment', limit=CONF.max_json_body_size)
+    data = load(text, kind='Environment', limit=CONF.max_json_body_size)   # any document
+    body = load_json(req.body)                  # JSON only, depth-checked
     check_size(text)                            # RequestLimitExceeded past max_template_size
 
 Errors are ValueError with Heat's messages ("Error parsing template [root stack] ...",

@@ -213,3 +213,31 @@ def test_yaql_bomb_in_a_worker(heat):
     )
     requests.delete(resp.headers["Location"], timeout=30)
     assert_no_traceback(heat)
+
+
+def _chain(fn, depth, leaf):
+    for _ in range(depth):
+        leaf = {fn: leaf}
+    return leaf
+
+
+def test_deep_within_the_limit_works(heat):
+    """Functions nested one level each, 90 deep (inside the 100-level limit with the
+    body's own levels): validated, created, resolved in the workers, shown, deleted."""
+    template = {
+        "heat_template_version": HOT,
+        "conditions": {"c": _chain("not", 90, True)},
+        "resources": {
+            "r": {"type": "OS::Heat::Value", "properties": {"value": {"if": ["c", "a", "b"]}}}
+        },
+        "outputs": {"o": {"value": {"get_attr": ["r", "value"]}}},
+    }
+    resp = post(heat, {"stack_name": "deep-ok", "template": template})
+    assert resp.status_code == 201, resp.text
+    stack = _wait(heat, resp.headers["Location"], "CREATE_IN_PROGRESS")
+    assert stack["stack_status"] == "CREATE_COMPLETE", stack["stack_status_reason"]
+    assert stack["outputs"][0]["output_value"] == "a"
+    requests.delete(resp.headers["Location"], timeout=30)
+    stack = _wait(heat, resp.headers["Location"], "DELETE_IN_PROGRESS")
+    assert stack["stack_status"] == "DELETE_COMPLETE"
+    assert_no_traceback(heat)
