@@ -28,6 +28,7 @@ from heat_lite.engine import (
     service_snapshots,
     service_software,
     templates,
+    threads,
 )
 from heat_lite.engine import stack as parser
 from heat_lite.engine import template as tmpl_mod
@@ -403,6 +404,8 @@ class EngineService(
         """Start the DELETE traversal: converge to an empty template."""
         stack = self._load_stack(cnxt, stack_identity)
         if stack.action == rpc_api.DELETE and stack.status == rpc_api.COMPLETE:
+            # deleted, but the row is still live: soft-delete it again, as Heat does
+            threads.spawn(stack.purge_db)
             raise exception.EntityNotFound(entity="Stack", name=stack.name)
         with service_actions.cancelling_running(stack):
             stack.converge_stack(templates.empty_like(stack.t), action=rpc_api.DELETE)

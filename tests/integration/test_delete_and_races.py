@@ -344,3 +344,23 @@ def test_two_groups_of_600_cannot_both_complete(hc, heat, database):
         rows = conn.execute(sa.text("SELECT count(*) FROM resource")).scalar()
     assert rows <= 1000
     _delete_and_check(hc, heat, database, stack.id, "two-groups")
+
+
+def test_purge_deleted_leaves_live_stacks_intact(hc, heat, database):
+    template = {"heat_template_version": HOT, "resources": DELETE_PATHS["resource_group"][0]}
+    live = _create(hc, "purge-live", template)
+    before = hc.resources.list(live.id, nested_depth=2)
+    live_rows = _counts(database)
+    gone = _create(hc, "purge-gone", template)
+    hc.stacks.delete(gone.id)
+    helpers.wait_for_status(hc, gone.id, {"DELETE_COMPLETE"})
+    _wait_gone(lambda: [s.stack_name for s in hc.stacks.list()], "purge-gone")
+    assert "Purged 2 deleted stacks." in _purge_deleted(heat)  # the root and its group
+    # every table holds exactly what it held with only the live tree in it
+    assert _counts(database) == live_rows
+    after = hc.resources.list(live.id, nested_depth=2)
+    assert sorted((r.resource_name, r.resource_status) for r in after) == sorted(
+        (r.resource_name, r.resource_status) for r in before
+    )
+    assert hc.stacks.get(live.id).stack_status == "CREATE_COMPLETE"
+    _delete_and_check(hc, heat, database, live.id, "purge-live")
