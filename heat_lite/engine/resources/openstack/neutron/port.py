@@ -211,10 +211,8 @@ class Port(neutron.NeutronResource):
         )
         self.resource_id_set(port["id"])
 
-    def needs_replace(self, prop_diff, after):
-        if after.get("replacement_policy") == "REPLACE_ALWAYS":
-            return True
-        return super().needs_replace(prop_diff, after)
+    def needs_replace_with_prop_diff(self, prop_diff, after):
+        return after.get("replacement_policy") == "REPLACE_ALWAYS"
 
     def handle_update(self, new_defn, prop_diff):
         changes = self._attrs()

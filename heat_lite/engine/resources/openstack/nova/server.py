@@ -309,15 +309,18 @@ class Server(client_resource.ClientResource):
 
     # -- update ---------------------------------------------------------------------------
 
-    def needs_replace(self, prop_diff, after):
+    def needs_replace_with_prop_diff(self, prop_diff, after):
         policies = (
             ("flavor", "flavor_update_policy", "REPLACE"),
             ("image", "image_update_policy", "REPLACE"),
             ("user_data", "user_data_update_policy", "REPLACE"),
         )
-        replace = any(
+        return any(
             key in prop_diff and after.get(policy) == value for key, policy, value in policies
-        ) or super().needs_replace(prop_diff, after)
+        )
+
+    def needs_replace(self, prop_diff, after):
+        replace = super().needs_replace(prop_diff, after)
         if replace:
             self.prepare_for_replace()
         return replace
