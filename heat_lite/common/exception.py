@@ -109,6 +109,19 @@ class RequestLimitExceeded(HeatException):
     msg_fmt = "Request limit exceeded: %(message)s"
 
 
+def stack_limit_exceeded(limit):
+    """Heat's error for a project at max_stacks_per_tenant."""
+    return RequestLimitExceeded(
+        message="You have reached the maximum stacks per tenant, %d. Please delete some "
+        "stacks." % limit
+    )
+
+
+def resource_limit_exceeded():
+    """Heat's error for a stack tree over max_resources_per_stack."""
+    return RequestLimitExceeded(message="Maximum resources per stack exceeded.")
+
+
 class StackExists(HeatException):
     msg_fmt = "The Stack (%(stack_name)s) already exists."
 

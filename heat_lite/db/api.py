@@ -59,6 +59,7 @@ def configure(url, max_pool_size=16, max_overflow=4):
         _ENGINE = sa.create_engine(
             url, connect_args={"check_same_thread": False}, poolclass=pool.StaticPool
         )
+        sa.event.listen(_ENGINE, "connect", _sqlite_foreign_keys)
         _AUTOCOMMIT_ENGINE = _ENGINE
         _SQLITE_LOCK = threading.RLock()
     else:
@@ -72,6 +73,13 @@ def configure(url, max_pool_size=16, max_overflow=4):
         )
         _SQLITE_LOCK = None
     return _ENGINE
+
+
+def _sqlite_foreign_keys(dbapi_connection, connection_record):
+    """SQLite checks foreign keys only when asked, per connection: ask, as PostgreSQL does."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
 
 
 def generation():
@@ -212,12 +220,56 @@ def _insert_id(table, values):
 # stack ----------------------------------------------------------------------------------
 
 
-def stack_create(values, tags=None):
+def stack_create(values, tags=None, max_stacks=None):
+    """Insert a stack row and its tags; the database holds the project's rules.
+
+    A live stack's name is unique in its project (a partial unique index): the loser of
+    two parallel creates gets StackExists. With ``max_stacks``, the project's live
+    top-level stacks are counted under a lock on the project, in the inserting
+    transaction: at most ``max_stacks`` exist whatever runs in parallel.
+
+    :raises: StackExists; RequestLimitExceeded (max_stacks_per_tenant)
+    """
     values.setdefault("created_at", utcnow())
-    with transaction() as conn:
-        conn.execute(T_STACK.insert().values(**values))
-        if tags:
-            conn.execute(T_TAG.insert(), [{"stack_id": values["id"], "tag": t} for t in tags])
+    try:
+        with transaction() as conn:
+            if max_stacks is not None:
+                _lock(conn, _LOCK_PROJECT_STACKS, values["tenant"])
+                if _count_live_top_stacks(conn, values["tenant"]) >= max_stacks:
+                    raise exception.stack_limit_exceeded(max_stacks)
+            conn.execute(T_STACK.insert().values(**values))
+            if tags:
+                conn.execute(T_TAG.insert(), [{"stack_id": values["id"], "tag": t} for t in tags])
+    except sa.exc.IntegrityError:
+        if stack_get_by_name(values.get("tenant"), values.get("name")) is not None:
+            raise exception.StackExists(stack_name=values.get("name"))
+        raise
+
+
+# kinds of transaction-scoped locks (the first key of a PostgreSQL advisory lock)
+_LOCK_PROJECT_STACKS = 1
+_LOCK_ROOT_RESOURCES = 2
+
+
+def _lock(conn, kind, key):
+    """Lock ``(kind, key)`` until the transaction ends. PostgreSQL: an advisory lock
+    (two keys that hash alike only wait for each other); SQLite's transactions are
+    serialised already."""
+    if _SQLITE_LOCK is None:
+        conn.execute(
+            sa.text("SELECT pg_advisory_xact_lock(:kind, hashtext(:key))"),
+            {"kind": kind, "key": key},
+        )
+
+
+def _count_live_top_stacks(conn, tenant):
+    return conn.execute(
+        sa.select(sa.func.count()).where(
+            T_STACK.c.tenant == tenant,
+            T_STACK.c.deleted_at.is_(None),
+            T_STACK.c.owner_id.is_(None),
+        )
+    ).scalar()
 
 
 # every stack column but the graph, which can be large: fetched only on a cache miss
@@ -373,15 +425,37 @@ def stack_update(stack_id, values, exp_trvsl=None):
     return _write(stmt) > 0
 
 
-def stack_soft_delete(stack_id):
-    _write(T_STACK.update().where(T_STACK.c.id == stack_id).values(deleted_at=utcnow()))
+def stack_soft_delete(stack_id, user_creds_id=None):
+    """Mark the stack deleted; with ``user_creds_id``, delete those credentials too.
+
+    The soft-deleted nested stacks of the tree still refer to the root's credentials:
+    every stack lets go of them (user_creds_id NULL) in the same transaction, so the
+    foreign key holds.
+    """
+    with transaction() as conn:
+        conn.execute(T_STACK.update().where(T_STACK.c.id == stack_id).values(deleted_at=utcnow()))
+        if user_creds_id is not None:
+            conn.execute(
+                T_STACK.update()
+                .where(T_STACK.c.user_creds_id == user_creds_id)
+                .values(user_creds_id=None)
+            )
+            conn.execute(T_CREDS.delete().where(T_CREDS.c.id == user_creds_id))
 
 
 # resource -------------------------------------------------------------------------------
 
 
-def resource_create_many(rows):
-    """Insert resource rows in one round trip; returns their new ids in the same order."""
+def resource_create_many(rows, budget=None):
+    """Insert resource rows in one round trip; returns their new ids in the same order.
+
+    ``budget``: (root stack id, max_resources_per_stack, stack id, resources the stack
+    defines): under a lock on the root, in the inserting transaction, every resource row
+    under the root but the stack's own, plus the stack's definitions, must stay within the
+    limit (parallel nested stacks of one tree cannot overshoot it together).
+
+    :raises: RequestLimitExceeded (nothing is inserted)
+    """
     if not rows:
         return []
     now = utcnow()
@@ -392,6 +466,14 @@ def resource_create_many(rows):
         row.setdefault("requires", [])
         row.setdefault("needed_by", [])
     with transaction() as conn:
+        if budget is not None:
+            root_stack_id, limit, stack_id, defined = budget
+            _lock(conn, _LOCK_ROOT_RESOURCES, root_stack_id)
+            others = sa.select(sa.func.count()).where(
+                T_RSRC.c.root_stack_id == root_stack_id, T_RSRC.c.stack_id != stack_id
+            )
+            if conn.execute(others).scalar() + defined > limit:
+                raise exception.resource_limit_exceeded()
         result = conn.execute(
             T_RSRC.insert().returning(T_RSRC.c.id, T_RSRC.c.uuid, sort_by_parameter_order=True),
             rows,
@@ -449,26 +531,7 @@ def resource_update_and_event(
     else:
         stmt = stmt.where(T_RSRC.c.engine_id == expected_engine_id)
     if _SQLITE_LOCK is None:
-        if props_data is not None:
-            props = (
-                T_PROPS.insert()
-                .values(data=props_data, created_at=utcnow())
-                .returning(T_PROPS.c.id)
-                .cte("props")
-            )
-            values["rsrc_prop_data_id"] = sa.select(props.c.id).scalar_subquery()
-        stmt = stmt.values(**values)
-        if event is None:
-            return _write(stmt) > 0
-        event = _event_values(event)
-        updated = stmt.returning(T_RSRC.c.rsrc_prop_data_id).cte("updated")
-        names = sorted(event)
-        source = sa.select(
-            *[sa.literal(event[n], type_=T_EVENT.c[n].type).label(n) for n in names],
-            updated.c.rsrc_prop_data_id,
-        ).select_from(updated)
-        stmt = T_EVENT.insert().from_select(names + ["rsrc_prop_data_id"], source)
-        return _write(stmt) > 0
+        return _write(_pg_update_and_event(stmt, values, event, props_data)) > 0
     with transaction() as conn:
         if props_data is not None:
             values["rsrc_prop_data_id"] = conn.execute(
@@ -483,6 +546,43 @@ def resource_update_and_event(
             ).scalar()
             conn.execute(T_EVENT.insert().values(rsrc_prop_data_id=prop_id, **_event_values(event)))
         return True
+
+
+def _pg_update_and_event(stmt, values, event, props_data):
+    """The CAS ``stmt`` with its event and properties rows as one PostgreSQL statement.
+
+    The rows are inserted from the UPDATE's RETURNING, so they exist exactly when the
+    write matched; the new properties row takes its id from its sequence in the UPDATE
+    (the foreign key is checked at the end of the statement, when the row exists).
+    """
+    if props_data is not None:
+        values["rsrc_prop_data_id"] = sa.func.nextval("resource_properties_data_id_seq")
+    stmt = stmt.values(**values)
+    if event is None and props_data is None:
+        return stmt
+    updated = stmt.returning(T_RSRC.c.rsrc_prop_data_id).cte("updated")
+    props = None
+    if props_data is not None:
+        props = T_PROPS.insert().from_select(
+            ["id", "data", "created_at"],
+            sa.select(
+                updated.c.rsrc_prop_data_id,
+                sa.literal(props_data, type_=T_PROPS.c.data.type),
+                sa.literal(utcnow(), type_=T_PROPS.c.created_at.type),
+            ).select_from(updated),
+        )
+        if event is None:
+            return props
+    event = _event_values(event)
+    names = sorted(event)
+    source = sa.select(
+        *[sa.literal(event[n], type_=T_EVENT.c[n].type).label(n) for n in names],
+        updated.c.rsrc_prop_data_id,
+    ).select_from(updated)
+    insert = T_EVENT.insert().from_select(names + ["rsrc_prop_data_id"], source)
+    if props is not None:
+        insert = insert.add_cte(props.cte("props"))
+    return insert
 
 
 def resource_make_replacement(old_id, atomic_key, template_id, requires, event):

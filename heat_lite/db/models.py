@@ -73,6 +73,15 @@ class Stack(Base):
         sa.Index("ix_stack_name", "name"),
         sa.Index("ix_stack_tenant", "tenant", mysql_length=255),
         sa.Index("ix_stack_owner_id", "owner_id"),
+        # a live stack's name is unique in its project: parallel creates cannot both win
+        sa.Index(
+            "uq_stack_tenant_name_live",
+            "tenant",
+            "name",
+            unique=True,
+            postgresql_where=sa.text("deleted_at IS NULL"),
+            sqlite_where=sa.text("deleted_at IS NULL"),
+        ),
     )
     id = sa.Column(sa.String(36), primary_key=True)
     name = sa.Column(sa.String(255))

@@ -28,6 +28,7 @@ from heat_lite.engine import (
     service_snapshots,
     service_software,
     templates,
+    threads,
 )
 from heat_lite.engine import stack as parser
 from heat_lite.engine import template as tmpl_mod
@@ -235,7 +236,14 @@ class EngineService(
         )
         stack.user_creds_id = user_creds_id or db_api.user_creds_create(cnxt)
         templates.store(stack.t)
-        stack.store()
+        try:
+            stack.store(max_stacks=self._stack_limit(cnxt, owner_id))
+        except Exception:
+            # StackExists or the stack limit, found by the insert (a parallel create won)
+            templates.delete(stack.t.id)
+            if user_creds_id is None:
+                db_api.user_creds_delete(stack.user_creds_id)
+            raise
         if adopt_data:
             stack.converge_stack(stack.t, action=rpc_api.ADOPT, adopt_stack_data=adopt_data)
         else:
@@ -293,23 +301,24 @@ class EngineService(
         return stack
 
     @staticmethod
-    def _check_stack_limit(cnxt, owner_id):
+    def _stack_limit(cnxt, owner_id):
+        """max_stacks_per_tenant if it applies to this create (not nested, not admin)."""
         limit = CONF.max_stacks_per_tenant
         if owner_id is not None or cnxt.is_admin or limit < 0:
-            return
-        if db_api.stack_count_all(cnxt.project_id) >= limit:
-            raise exception.RequestLimitExceeded(
-                message=(
-                    "You have reached the maximum stacks per tenant, %d. Please delete some "
-                    "stacks." % limit
-                )
-            )
+            return None
+        return limit
+
+    def _check_stack_limit(self, cnxt, owner_id):
+        """Fail early; the insert counts again under a lock (db_api.stack_create)."""
+        limit = self._stack_limit(cnxt, owner_id)
+        if limit is not None and db_api.stack_count_all(cnxt.project_id) >= limit:
+            raise exception.stack_limit_exceeded(limit)
 
     @staticmethod
     def _check_resource_limit(tmpl):
         limit = CONF.max_resources_per_stack
         if limit != -1 and len(tmpl.resource_names()) > limit:
-            raise exception.RequestLimitExceeded(message="Maximum resources per stack exceeded.")
+            raise exception.resource_limit_exceeded()
 
     @expected
     def update_stack(
@@ -394,6 +403,8 @@ class EngineService(
         """Start the DELETE traversal: converge to an empty template."""
         stack = self._load_stack(cnxt, stack_identity)
         if stack.action == rpc_api.DELETE and stack.status == rpc_api.COMPLETE:
+            # deleted, but the row is still live: soft-delete it again, as Heat does
+            threads.spawn(stack.purge_db)
             raise exception.EntityNotFound(entity="Stack", name=stack.name)
         with service_actions.cancelling_running(stack):
             stack.converge_stack(templates.empty_like(stack.t), action=rpc_api.DELETE)

@@ -14,6 +14,7 @@ import datetime
 import uuid
 
 from heat_lite.common import exception, identifier
+from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
 from heat_lite.db import snapshots as db_snapshots
 from heat_lite.engine import (
@@ -149,8 +150,12 @@ class Stack:
             stack_user_project_id=row.stack_user_project_id,
         )
 
-    def store(self):
-        """Insert the new stack row (and its template, if not stored yet)."""
+    def store(self, max_stacks=None):
+        """Insert the new stack row (and its template, if not stored yet).
+
+        :raises: StackExists; RequestLimitExceeded when the project already has
+                 ``max_stacks`` top-level stacks (both decided by the insert itself)
+        """
         if getattr(self.t, "id", None) is None:
             templates.store(self.t)
         self.id = self.id or str(uuid.uuid4())
@@ -177,6 +182,7 @@ class Stack:
                 "created_at": self.created_time,
             },
             tags=self.tags,
+            max_stacks=max_stacks,
         )
         return self.id
 
@@ -407,7 +413,12 @@ class Stack:
         return True
 
     def _converge_create_or_update(self):
-        ids = self._update_or_store_resources()
+        try:
+            ids = self._update_or_store_resources()
+        except exception.RequestLimitExceeded as ex:
+            # a parallel nested stack of the tree took the rest of its resource budget
+            self.mark_failed(str(ex))
+            return
         deps = self._compute_convg_dependencies(ids)
         self.current_deps = deps_to_json(deps, self.current_traversal)
         if not db_api.stack_update(
@@ -470,9 +481,19 @@ class Stack:
                         "current_template_id": self.t.id,
                     }
                 )
-        for row, new_id in zip(new_rows, db_api.resource_create_many(new_rows), strict=True):
+        new_ids = db_api.resource_create_many(new_rows, budget=self._resource_budget())
+        for row, new_id in zip(new_rows, new_ids, strict=True):
             ids[row["name"]] = new_id
         return ids
+
+    def _resource_budget(self):
+        """The tree's resource budget for a nested stack's new rows (db_api
+        resource_create_many): its parent checked it, the insert holds it against
+        parallel siblings. A top-level stack's count was checked on the request."""
+        limit = CONF.max_resources_per_stack
+        if self.owner_id is None or limit == -1:
+            return None
+        return self.root_stack_id(), limit, self.id, len(self.definitions)
 
     def _definition_order(self):
         return iter(self.dependencies())
@@ -559,8 +580,7 @@ class Stack:
         if prev_template is not None:
             templates.delete(prev_template)
         if self.action == DELETE and self.status == COMPLETE:
-            if self.user_creds_id is not None and self.owner_id is None:
-                db_api.stack_update(self.id, {"user_creds_id": None})
-                db_api.user_creds_delete(self.user_creds_id)
             db_snapshots.snapshot_delete_all_by_stack(self.id)
-            db_api.stack_soft_delete(self.id)
+            # a nested stack shares its root's credentials: only the root lets them go
+            creds_id = self.user_creds_id if self.owner_id is None else None
+            db_api.stack_soft_delete(self.id, user_creds_id=creds_id)

@@ -107,7 +107,7 @@ class NestedValidation:
         if self.resource_id:
             total -= len(db_api.resource_get_all_by_stack(self.resource_id))
         if total > limit:
-            raise exception.RequestLimitExceeded(message="Maximum resources per stack exceeded.")
+            raise exception.resource_limit_exceeded()
 
 
 class StackResource(NestedValidation, resource.Resource):

@@ -1,17 +1,15 @@
-"""The sim_object queries (heat_lite.db.sim) on SQLite."""
+"""The sim_object queries (heat_lite.db.sim)."""
 
 import pytest
 
-from heat_lite.db import api as db_api
 from heat_lite.db import sim
+
+pytestmark = pytest.mark.functional
 
 
 @pytest.fixture(autouse=True)
-def database():
-    db_api.configure("sqlite://")
-    db_api.create_schema()
+def database(db):
     yield
-    db_api.dispose()
 
 
 def test_create_get_filter_update_delete():

@@ -6,13 +6,11 @@ import pytest
 from heat_lite.db import api as db_api
 from heat_lite.engine import sync_point
 
-pytestmark = pytest.mark.unit
+pytestmark = pytest.mark.functional
 
 
 @pytest.fixture
-def stack_id():
-    db_api.configure("sqlite://")
-    db_api.create_schema()
+def stack_id(db):
     tmpl_id = db_api.raw_template_create({"heat_template_version": "2015-04-30"}, {})
     sid = str(uuid.uuid4())
     db_api.stack_create(
@@ -24,8 +22,7 @@ def stack_id():
             "current_traversal": "t1",
         }
     )
-    yield sid
-    db_api.dispose()
+    return sid
 
 
 def test_key_format_is_heats():
@@ -76,7 +73,7 @@ def test_missing_sync_point_raises(stack_id):
         sync_point.sync(9, "t1", True, {(1, True)}, {(1, True): None}, print)
 
 
-def test_threads_lose_nothing_on_sqlite(stack_id):
+def test_threads_lose_nothing(stack_id):
     sync_point.create_all(stack_id, "t1", [])
     preds = {(n, True) for n in range(64)}
     done = []

@@ -1,4 +1,4 @@
-"""The snapshot queries (heat_lite.db.snapshots) on SQLite: Heat's tenant and stack checks."""
+"""The snapshot queries (heat_lite.db.snapshots): Heat's tenant and stack checks."""
 
 import pytest
 
@@ -6,11 +6,11 @@ from heat_lite.common import exception
 from heat_lite.db import api as db_api
 from heat_lite.db import snapshots
 
+pytestmark = pytest.mark.functional
+
 
 @pytest.fixture(autouse=True)
-def database():
-    db_api.configure("sqlite://")
-    db_api.create_schema()
+def database(db):
     template_id = db_api.raw_template_create({"heat_template_version": "2016-10-14"}, {})
     for stack_id in ("s1", "s2"):
         db_api.stack_create(
@@ -23,7 +23,6 @@ def database():
             }
         )
     yield
-    db_api.dispose()
 
 
 def _create(stack_id="s1", tenant="p1", **values):

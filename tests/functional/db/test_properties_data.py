@@ -1,4 +1,4 @@
-"""resource_properties_data rows (heat_lite.db.api) on SQLite: a resource's properties
+"""resource_properties_data rows (heat_lite.db.api): a resource's properties
 shown by its events, its cached attributes, and no row left that nothing refers to."""
 
 import pytest
@@ -10,10 +10,11 @@ from heat_lite.db import models
 T_PROPS = models.ResourcePropertiesData.__table__
 
 
+pytestmark = pytest.mark.functional
+
+
 @pytest.fixture(autouse=True)
-def database():
-    db_api.configure("sqlite://")
-    db_api.create_schema()
+def database(db):
     template_id = db_api.raw_template_create({"heat_template_version": "2016-10-14"}, {})
     db_api.stack_create(
         {
@@ -25,7 +26,6 @@ def database():
         }
     )
     yield
-    db_api.dispose()
 
 
 def _props_rows():

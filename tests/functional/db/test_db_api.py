@@ -1,0 +1,131 @@
+"""heat_lite.db.api on SQLite (foreign keys on) and PostgreSQL: the statements that differ
+between the two (sync points, event pruning) and the stack deletion's foreign keys."""
+
+import pytest
+import sqlalchemy as sa
+
+from heat_lite.common import context
+from heat_lite.conf import CONF
+from heat_lite.db import api as db_api
+from heat_lite.engine import event as event_mod
+from tests.functional.db import helpers
+
+pytestmark = pytest.mark.functional
+
+
+def _creds():
+    return db_api.user_creds_create(
+        context.RequestContext(user_id="u1", project_id="p1", username="demo")
+    )
+
+
+def _event(stack_id, n):
+    return {
+        "stack_id": stack_id,
+        "resource_name": "r%d" % n,
+        "resource_action": "CREATE",
+        "resource_status": "COMPLETE",
+        "resource_status_reason": "state changed",
+        "resource_type": "OS::Heat::None",
+    }
+
+
+def _event_names(stack_id):
+    events = db_api.event_get_all_by_stacks([stack_id], sort_keys=["created_at"])
+    return [e.resource_name for e in events]
+
+
+def test_sync_point_add_input_returns_the_data_at_exactly_complete_at(db):
+    helpers.make_stack("s1")
+    db_api.sync_point_create_many(
+        [{"entity_id": "7", "traversal_id": "t1", "is_update": True, "stack_id": "s1"}]
+    )
+    first = db_api.sync_point_add_input(["7"], "t1", True, {"a": 1}, complete_at=2)
+    assert first == {"7": (1, None, None)}
+    second = db_api.sync_point_add_input(["7"], "t1", True, {"b": 2}, complete_at=2)
+    assert second == {"7": (2, {"input_data": {"a": 1, "b": 2}}, None)}
+    # an unknown entity or another traversal's sync point is left alone
+    assert db_api.sync_point_add_input(["8"], "t1", True, {"c": 3}, complete_at=1) == {}
+    assert db_api.sync_point_add_input(["7"], "t2", True, {"c": 3}, complete_at=1) == {}
+    assert db_api.sync_point_get("7", "t1", True).atomic_key == 2
+
+
+def test_sync_point_add_input_merges_several_at_once(db):
+    helpers.make_stack("s1")
+    db_api.sync_point_create_many(
+        [
+            {"entity_id": e, "traversal_id": "t1", "is_update": False, "stack_id": "s1"}
+            for e in ("1", "2")
+        ]
+    )
+    db_api.sync_point_add_input(["1"], "t1", False, {"x": 0}, complete_at=3)
+    merged = db_api.sync_point_add_input(["2", "1"], "t1", False, {"y": 1}, complete_at=2)
+    assert merged == {"1": (2, {"input_data": {"x": 0, "y": 1}}, None), "2": (1, None, None)}
+
+
+def test_event_purge_oldest_deletes_the_lowest_ids(db):
+    helpers.make_stack("s1")
+    helpers.make_stack("s2")
+    for n in range(5):
+        db_api.event_create(_event("s1", n))
+    db_api.event_create(_event("s2", 9))
+    db_api.event_purge_oldest("s1", 2)
+    assert _event_names("s1") == ["r2", "r3", "r4"]
+    assert _event_names("s2") == ["r9"]
+    assert db_api.event_count_all_by_stack("s1") == 3
+
+
+@pytest.fixture
+def event_limits():
+    def set_limits(max_events, batch):
+        CONF.set_override("max_events_per_stack", max_events)
+        CONF.set_override("event_purge_batch_size", batch)
+
+    yield set_limits
+    CONF.clear_override("max_events_per_stack")
+    CONF.clear_override("event_purge_batch_size")
+
+
+def test_max_events_per_stack_prunes_the_oldest_batch(db, event_limits):
+    # a batch of 2 makes the 2-in-batch chance of counting a certainty
+    event_limits(4, 2)
+    helpers.make_stack("s1")
+    for n in range(3):
+        db_api.event_create(_event("s1", n))
+    event_mod.maybe_purge("s1")
+    assert _event_names("s1") == ["r0", "r1", "r2"]  # under the limit: kept
+    db_api.event_create(_event("s1", 3))
+    event_mod.maybe_purge("s1")
+    assert _event_names("s1") == ["r2", "r3"]
+
+
+def test_max_events_per_stack_zero_keeps_everything(db, event_limits):
+    event_limits(0, 1)
+    helpers.make_stack("s1")
+    for n in range(3):
+        db_api.event_create(_event("s1", n))
+    event_mod.maybe_purge("s1")
+    assert db_api.event_count_all_by_stack("s1") == 3
+
+
+def test_deleting_a_root_lets_go_of_credentials_its_nested_stacks_share(db):
+    creds = _creds()
+    helpers.make_stack("root", user_creds_id=creds)
+    helpers.make_stack("child", owner_id="root", user_creds_id=creds)
+    helpers.make_stack("grandchild", owner_id="child", user_creds_id=creds)
+    db_api.stack_soft_delete("grandchild")
+    db_api.stack_soft_delete("child")
+    db_api.stack_soft_delete("root", user_creds_id=creds)
+    assert helpers.count_rows(db_api.T_CREDS) == 0
+    for stack_id in ("root", "child", "grandchild"):
+        row = db_api.stack_get(stack_id, show_deleted=True)
+        assert row.deleted_at is not None and row.user_creds_id is None
+        assert db_api.stack_get(stack_id) is None
+
+
+def test_foreign_keys_are_enforced(db):
+    """SQLite too (PRAGMA foreign_keys): a stack cannot refer to a missing template."""
+    with pytest.raises(sa.exc.IntegrityError):
+        db_api.stack_create(
+            {"id": "s1", "name": "s1", "raw_template_id": 4242, "disable_rollback": True}
+        )

@@ -1,0 +1,161 @@
+"""The rules the database holds whatever runs in parallel: a live stack's name is unique in
+its project, max_stacks_per_tenant, and the resource budget of a stack tree."""
+
+import concurrent.futures
+import uuid
+
+import pytest
+import sqlalchemy as sa
+
+from heat_lite.cmd import manage
+from heat_lite.common import exception
+from heat_lite.db import api as db_api
+from tests.functional.db import helpers
+
+pytestmark = pytest.mark.functional
+
+
+def _values(name, tenant="p1", owner_id=None):
+    template_id = db_api.raw_template_create({"heat_template_version": "2016-10-14"}, {})
+    return {
+        "id": str(uuid.uuid4()),
+        "name": name,
+        "raw_template_id": template_id,
+        "tenant": tenant,
+        "owner_id": owner_id,
+        "disable_rollback": True,
+    }
+
+
+def _in_parallel(calls):
+    """Run the callables at once; each one's result or exception, in order."""
+    with concurrent.futures.ThreadPoolExecutor(len(calls)) as pool:
+        futures = [pool.submit(call) for call in calls]
+        outcomes = []
+        for future in futures:
+            try:
+                outcomes.append(future.result())
+            except Exception as ex:
+                outcomes.append(ex)
+        return outcomes
+
+
+def _live(tenant="p1"):
+    return db_api.stack_get_all(tenant, show_nested=True)
+
+
+def test_a_live_name_is_unique_in_its_project(db):
+    db_api.stack_create(_values("s"))
+    with pytest.raises(exception.StackExists, match=r"The Stack \(s\) already exists."):
+        db_api.stack_create(_values("s"))
+    db_api.stack_create(_values("s", tenant="p2"))  # another project's
+    db_api.stack_soft_delete(_live()[0].id)
+    db_api.stack_create(_values("s"))  # a deleted stack's name is free again
+    assert len(db_api.stack_get_all("p1", show_deleted=True)) == 2
+
+
+def test_parallel_creates_of_one_name_make_one_stack(db):
+    values = [_values("same") for _ in range(20)]
+    outcomes = _in_parallel([lambda v=v: db_api.stack_create(v) for v in values])
+    errors = [o for o in outcomes if isinstance(o, Exception)]
+    assert len(errors) == 19
+    assert all(isinstance(e, exception.StackExists) for e in errors)
+    assert [s.name for s in _live()] == ["same"]
+
+
+def test_parallel_creates_respect_the_stack_limit(db):
+    values = [_values("s%d" % i) for i in range(20)]
+    outcomes = _in_parallel([lambda v=v: db_api.stack_create(v, max_stacks=3) for v in values])
+    errors = [o for o in outcomes if isinstance(o, Exception)]
+    assert len(errors) == 17
+    assert {str(e) for e in errors} == {
+        "Request limit exceeded: You have reached the maximum stacks per tenant, 3. "
+        "Please delete some stacks."
+    }
+    assert len(_live()) == 3
+
+
+def test_the_stack_limit_counts_live_top_level_stacks_of_the_project(db):
+    top = _values("top")
+    db_api.stack_create(top, max_stacks=2)
+    db_api.stack_create(_values("nested", owner_id=top["id"]))
+    db_api.stack_create(_values("other", tenant="p2"), max_stacks=1)
+    gone = _values("gone")
+    db_api.stack_create(gone, max_stacks=2)
+    with pytest.raises(exception.RequestLimitExceeded):
+        db_api.stack_create(_values("third"), max_stacks=2)
+    db_api.stack_soft_delete(gone["id"])
+    db_api.stack_create(_values("third"), max_stacks=2)
+
+
+def _rows(stack_id, root_id, count):
+    return [
+        {"name": "r%d" % i, "stack_id": stack_id, "root_stack_id": root_id, "action": "INIT"}
+        for i in range(count)
+    ]
+
+
+def test_parallel_nested_stacks_share_the_resource_budget(db):
+    helpers.make_stack("root")
+    db_api.resource_create_many(_rows("root", "root", 2))
+    children = ["a", "b"]
+    for child in children:
+        helpers.make_stack(child, name="root-" + child, owner_id="root")
+    outcomes = _in_parallel(
+        [
+            lambda c=c: db_api.resource_create_many(
+                _rows(c, "root", 600), budget=("root", 1000, c, 600)
+            )
+            for c in children
+        ]
+    )
+    errors = [o for o in outcomes if isinstance(o, Exception)]
+    assert [str(e) for e in errors] == [
+        "Request limit exceeded: Maximum resources per stack exceeded."
+    ]
+    assert db_api.resource_count_by_root("root") == 602
+
+
+def test_migration_keeps_stacks_that_already_share_a_name(db_url, tmp_path):
+    """0003 on a database the old race left two live 'dup' stacks in: both are kept."""
+    if db_url.startswith("sqlite"):
+        url = "sqlite:///%s" % (tmp_path / "old.sqlite")
+        dropped = None
+    else:
+        from tests.fixtures import services
+
+        dropped, url = services.create_database()
+    try:
+        manage.db_sync(url, revision="0002")
+        engine = sa.create_engine(url)
+        with engine.begin() as conn:
+            conn.execute(sa.text("INSERT INTO raw_template (id, template) VALUES (1, '{}')"))
+            for stack_id, created in (("b" * 36, "2026-01-02"), ("a" * 36, "2026-01-01")):
+                conn.execute(
+                    sa.text(
+                        "INSERT INTO stack (id, name, tenant, raw_template_id, "
+                        "disable_rollback, created_at) VALUES (:id, 'dup', 'p1', 1, true, :c)"
+                    ),
+                    {"id": stack_id, "c": created},
+                )
+        manage.db_sync(url)
+        with engine.connect() as conn:
+            names = conn.execute(sa.text("SELECT id, name FROM stack ORDER BY id")).all()
+        engine.dispose()
+        assert [tuple(r) for r in names] == [("a" * 36, "dup"), ("b" * 36, "dup-bbbbbbbb")]
+    finally:
+        if dropped is not None:
+            services.drop_database(dropped)
+
+
+def test_an_updated_nested_stack_is_not_counted_twice(db):
+    helpers.make_stack("root")
+    helpers.make_stack("a", name="root-a", owner_id="root")
+    db_api.resource_create_many(_rows("a", "root", 600), budget=("root", 1000, "a", 600))
+    # the update defines 610: its own 600 rows are not counted again
+    db_api.resource_create_many(_rows("a", "root", 10), budget=("root", 1000, "a", 610))
+    helpers.make_stack("b", name="root-b", owner_id="root")
+    with pytest.raises(exception.RequestLimitExceeded):
+        db_api.resource_create_many(_rows("b", "root", 391), budget=("root", 1000, "b", 391))
+    db_api.resource_create_many(_rows("b", "root", 390), budget=("root", 1000, "b", 390))
+    assert db_api.resource_count_by_root("root") == 1000

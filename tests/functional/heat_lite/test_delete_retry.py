@@ -1,0 +1,50 @@
+"""A stack whose delete completed but whose row stayed live (the nested-stack credentials
+bug left such stacks on PostgreSQL): deleting it again answers 404 and soft-deletes it, as
+Heat's delete_stack retries purge_db."""
+
+import time
+
+import pytest
+import sqlalchemy as sa
+
+from heat_lite.common import exception
+from heat_lite.db import api as db_api
+from tests.fixtures import inprocess
+
+pytestmark = pytest.mark.functional
+
+GROUP = {
+    "heat_template_version": "2018-08-31",
+    "resources": {
+        "a": {
+            "type": "OS::Heat::ResourceGroup",
+            "properties": {"count": 2, "resource_def": {"type": "OS::Heat::None"}},
+        }
+    },
+}
+
+
+def test_deleting_a_stranded_deleted_stack_soft_deletes_it(tmp_path):
+    with inprocess.heat(tmp_path) as heat:
+        ident = heat.client.create_stack(heat.ctx, "grp", GROUP, {}, {}, {})
+        inprocess.wait_for_status(heat, ident, {"CREATE_COMPLETE"})
+        heat.client.delete_stack(heat.ctx, ident)
+        inprocess.wait_for_status(heat, ident, {"DELETE_COMPLETE"})
+        deadline = time.monotonic() + 10
+        while heat.client.list_stacks(heat.ctx):
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        # stranded as the old purge left it: live row, its credentials still there
+        creds = db_api.user_creds_create(heat.ctx)
+        db_api.stack_update(ident["stack_id"], {"deleted_at": None, "user_creds_id": creds})
+        assert [s["stack_name"] for s in heat.client.list_stacks(heat.ctx)] == ["grp"]
+
+        with pytest.raises(exception.EntityNotFound):
+            heat.client.delete_stack(heat.ctx, ident)
+        while heat.client.list_stacks(heat.ctx):
+            assert time.monotonic() < deadline + 10
+            time.sleep(0.02)
+        with db_api.transaction() as conn:
+            assert (
+                conn.execute(sa.select(sa.func.count()).select_from(db_api.T_CREDS)).scalar() == 0
+            )
