@@ -353,8 +353,18 @@ class Resource:
         """Whether to run an UPDATE although no property changed (nested stacks)."""
         return False
 
+    def needs_replace_with_prop_diff(self, prop_diff, after):
+        """A plugin's own reason to replace the resource when ``prop_diff`` changes (Heat's
+        hook of that name, which the update preview asks too)."""
+        return False
+
     def needs_replace(self, prop_diff, after):
-        """Whether changing ``prop_diff`` needs a new physical resource (plugins may add)."""
+        """Whether an update changing ``prop_diff`` needs a new physical resource: the
+        plugin's reason, or a changed property its schema does not let update. A plugin that
+        finds out only while updating (where Heat's handle_update raises UpdateReplace)
+        extends this; the preview does not ask that part."""
+        if self.needs_replace_with_prop_diff(prop_diff, after):
+            return True
         schema = self.properties_schema
         return any(key not in schema or not schema[key].update_allowed for key in prop_diff)
 

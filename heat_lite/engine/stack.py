@@ -18,6 +18,7 @@ from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
 from heat_lite.db import snapshots as db_snapshots
 from heat_lite.engine import (
+    attributes,
     environment,
     event,
     hooks,
@@ -303,16 +304,7 @@ class Stack:
         if data and attr in (data.get("attr_errors") or ()):
             raise exception.AttributeResolutionError(message=data["attr_errors"][attr])
         value = (data.get("attrs") or {}).get(attr) if data else None
-        for key in path:
-            if isinstance(value, dict):
-                value = value.get(key)
-            elif (
-                isinstance(value, list) and isinstance(key, int) and -len(value) <= key < len(value)
-            ):
-                value = value[key]
-            else:
-                return None
-        return value
+        return attributes.select_from_attribute(value, path) if path else value
 
     def all_resource_attributes(self, name):
         data = self.node_data.get(name)

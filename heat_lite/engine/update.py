@@ -4,8 +4,9 @@ doing it (``stack update --dry-run``, docs/heat-api.md §4.1).
     changes = update.preview(current_stack, rows_by_name, updated_stack)
     -> {'unchanged': ['n'], 'updated': ['r'], 'replaced': [], 'added': [], 'deleted': []}
 
-A resource is *replaced* when its plugin class changes, when its last action failed or
-when a property its schema does not allow to update changes; *updated* when other
+A resource is *replaced* when its plugin class changes, when its last action failed, when
+its plugin says so for the changed properties (needs_replace_with_prop_diff) or when a
+property its schema does not allow to update changes; *updated* when other
 properties or its metadata change, and always for a nested stack; *unchanged* otherwise
 (OS::Heat::None whatever its properties).
 """
@@ -41,12 +42,14 @@ def _kind(current, row, updated, new_defn):
     rsrc = rsrc_mod.Resource.load(row, current, old_defn)
     if updated.resource_class(new_defn) is not type(rsrc):
         return REPLACED
-    if isinstance(rsrc, stack_resource.StackResource):
-        return UPDATED  # as Heat: a nested stack is always updated, its resources decide
     diff, after, _props = rsrc.property_diff(new_defn)
+    if isinstance(rsrc, stack_resource.StackResource):
+        # as Heat: a nested stack is always updated (its resources decide), unless its
+        # plugin needs a new one (OS::Heat::Stack in another region)
+        return REPLACED if diff and rsrc.needs_replace(diff, after) else UPDATED
     if diff:
-        # the schema's rule (update_allowed), not a plugin's own needs_replace: as Heat's
-        # preview, which does not ask the plugin's handle_update either
+        # as Heat's preview: the plugin's needs_replace_with_prop_diff and the schema's
+        # update_allowed decide; what a plugin finds out only while updating does not
         return REPLACED if rsrc_mod.Resource.needs_replace(rsrc, diff, after) else UPDATED
     if rsrc.ignores_property_changes:
         return UNCHANGED

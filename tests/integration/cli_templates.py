@@ -152,7 +152,8 @@ resources:
     type: OS::Heat::Nope
 """
 
-# against DEMO: r's update_replace is update_allowed (an update, as Heat's preview says),
+# against DEMO (created with p=a): r gets a new value while update_replace is on, which
+# TestResource replaces (Heat's preview asks the plugin: needs_replace_with_prop_diff),
 # n changes type (a replacement), extra is new
 DEMO_CHANGES = """\
 heat_template_version: 2016-10-14

@@ -15,6 +15,22 @@ def wait_for_status(hc, stack_id, statuses, timeout=120, on_poll=None):
     raise AssertionError("stack %s still %s" % (stack_id, stack.stack_status))
 
 
+def wait_for(hc, stack_id, expected, timeout=120):
+    """Wait until the action of ``expected`` (e.g. ``DELETE_COMPLETE``) has ended, and
+    assert it ended so; a delete must also leave the stack out of every ``stack list``."""
+    action = expected.rsplit("_", 1)[0]
+    stack = wait_for_status(hc, stack_id, {action + "_COMPLETE", action + "_FAILED"}, timeout)
+    reason = stack.stack_status_reason
+    assert stack.stack_status == expected, "%s: %s" % (stack.stack_status, reason)
+    if expected == "DELETE_COMPLETE":
+        # as Heat: the state is written first, the row soft-deleted just after
+        deadline = time.monotonic() + timeout
+        while stack.id in [s.id for s in hc.stacks.list(show_nested=True)]:
+            assert time.monotonic() < deadline, "deleted stack %s is still listed" % stack.id
+            time.sleep(0.05)
+    return stack
+
+
 def layered_template(layers, width, fail=None):
     """``layers`` x ``width`` TestResources; each one joins the outputs of the layer before.
 

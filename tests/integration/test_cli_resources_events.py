@@ -244,7 +244,6 @@ def test_event_list_nested_depth(cli, stacks):
 
 
 def test_hook_poll_and_clear(cli, cli_hc, stacks):
-    pytest.importorskip("heat_lite.engine.hooks")  # breakpoints (hooks) are in the engine
     cli("stack", "create", "-t", "demo.yaml", "-e", "hook_env.yaml", "hk1")
     deadline = time.monotonic() + 60
     reason = "CREATE paused until Hook pre-create is cleared"

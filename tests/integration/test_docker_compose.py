@@ -72,7 +72,6 @@ def test_compose_services_converge_a_stack(backends, tmp_path):
         stack = helpers.wait_for_status(hc, stack_id, {"CREATE_COMPLETE", "CREATE_FAILED"})
         assert stack.stack_status == "CREATE_COMPLETE", stack.stack_status_reason
         hc.stacks.delete(stack_id)
-        stack = helpers.wait_for_status(hc, stack_id, {"DELETE_COMPLETE", "DELETE_FAILED"})
-        assert stack.stack_status == "DELETE_COMPLETE"
+        stack = helpers.wait_for(hc, stack_id, "DELETE_COMPLETE")
     finally:
         procs.stop()

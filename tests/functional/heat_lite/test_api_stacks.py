@@ -165,9 +165,9 @@ def test_stack_validation_failed_is_400(api):
     )
     assert resp.json["code"] == 400
     assert resp.json["title"] == "Bad Request"
-    type_, message = error(resp)
-    assert type_ == "StackValidationFailed"
-    assert message.startswith("Invalid stack name 1bad must contain only alphanumeric")
+    # the status mapping only: the message is the FakeEngine's (the real engine's is
+    # checked by tests/integration/test_cli_stack.py)
+    assert error(resp)[0] == "StackValidationFailed"
 
 
 # -- lookup ---------------------------------------------------------------------
@@ -310,7 +310,7 @@ def test_template_and_outputs(api):
     }
     assert api.get(base + "/outputs/o").json["output"]["output_value"] == "out"
     resp = api.get(base + "/outputs/zz", status=404)
-    assert error(resp) == ("NotFound", "Specified output key zz not found.")
+    assert error(resp)[0] == "NotFound"  # the message is the FakeEngine's
 
 
 def test_delete_by_name_redirects_then_204(api, engine):

@@ -71,8 +71,7 @@ def test_create_chain_with_outputs_then_delete(heat):
     assert events[-1]["resource_status_reason"] == "Stack CREATE completed successfully"
 
     heat.client.delete_stack(heat.ctx, ident)
-    stack = _wait(heat, ident, {"DELETE_COMPLETE", "DELETE_FAILED"})
-    assert stack["stack_action"] == "DELETE"
+    inprocess.wait_for(heat, ident, "DELETE_COMPLETE")
     assert heat.client.list_stack_resources(heat.ctx, ident) == []
     assert heat.client.list_stacks(heat.ctx) == []
 
@@ -206,7 +205,7 @@ def test_pseudo_parameters_resolve_in_properties(heat):
         outputs={"o": {"value": {"get_attr": ["v", "value"]}}},
     )
     ident = heat.client.create_stack(heat.ctx, "pseudo", tmpl, {}, {}, {})
-    stack = _wait(heat, ident, {"CREATE_COMPLETE", "CREATE_FAILED"})
+    stack = inprocess.wait_for(heat, ident, "CREATE_COMPLETE")
     assert stack["outputs"][0]["output_value"] == "pseudo:%s" % ident["stack_id"]
 
 
@@ -236,21 +235,20 @@ def _wait_resource(heat, ident, name, state, timeout=10):
 
 @pytest.mark.parametrize("how", ["delete", "abandon"])
 def test_delete_during_create_aborts_the_running_task(heat, how):
-    """A resource still creating (60 s) when its stack is deleted is told to stop: it ends
-    CREATE_FAILED "CREATE aborted (user triggered cancel)" and the delete goes on at once
-    (docs/rpc-and-convergence.md §4.14), instead of waiting for the create to finish."""
+    """A resource still creating (for 10 minutes) when its stack is deleted is told to stop:
+    it ends CREATE_FAILED "CREATE aborted (user triggered cancel)" and the delete goes on at
+    once (docs/rpc-and-convergence.md §4.14), instead of waiting for the create to finish."""
     tmpl = _template(
         {
             "slow": {
                 "type": "OS::Heat::TestResource",
-                "properties": {"action_wait_secs": {"create": 60}},
+                "properties": {"action_wait_secs": {"create": 600}},
             },
             "after": {"type": "OS::Heat::TestResource", "depends_on": ["slow"]},
         }
     )
     ident = heat.client.create_stack(heat.ctx, "dx", tmpl, {}, {}, {})
     _wait_resource(heat, ident, "slow", "CREATE_IN_PROGRESS")
-    started = time.monotonic()
     if how == "delete":
         heat.client.delete_stack(heat.ctx, ident)
     else:
@@ -261,9 +259,7 @@ def test_delete_during_create_aborts_the_running_task(heat, how):
             heat.client.abandon_stack(heat.ctx, ident)
         finally:
             CONF.clear_override("enable_stack_abandon")
-    stack = _wait(heat, ident, {"DELETE_COMPLETE", "DELETE_FAILED"}, timeout=20)
-    assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
-    assert time.monotonic() - started < 20
+    inprocess.wait_for(heat, ident, "DELETE_COMPLETE")
     events = [
         (
             e["resource_name"],
@@ -278,3 +274,5 @@ def test_delete_during_create_aborts_the_running_task(heat, how):
         ("slow", "CREATE_FAILED", "CREATE aborted (user triggered cancel)")
     )
     assert events[-1] == ("dx", "DELETE_COMPLETE", "Stack DELETE completed successfully")
+    # the create was cut short, not waited for: it never completed, "after" never began
+    assert [e for e in events if e[:2] == ("slow", "CREATE_COMPLETE") or e[0] == "after"] == []

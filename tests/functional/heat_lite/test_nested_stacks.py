@@ -178,7 +178,7 @@ def test_provider_template_and_os_heat_stack(heat):
     assert {r["resource_name"] for r in nested} >= {"prov", "bypath", "st", "leaf", "opt", "r"}
 
     heat.client.delete_stack(heat.ctx, ident)
-    _wait(heat, ident, {"DELETE_COMPLETE", "DELETE_FAILED"})
+    inprocess.wait_for(heat, ident, "DELETE_COMPLETE")
     assert heat.client.list_stacks(heat.ctx) == []
     for name in ("prov", "bypath", "st"):
         row = db_api.stack_get(resources[name]["physical_resource_id"])
@@ -347,7 +347,7 @@ def test_magnum_like_group_of_provider_templates(heat):
         if r["resource_name"] in ("nodes", "0", "2", "api_address_switch")
     }
     heat.client.delete_stack(heat.ctx, ident)
-    _wait(heat, ident, {"DELETE_COMPLETE", "DELETE_FAILED"}, timeout=60)
+    inprocess.wait_for(heat, ident, "DELETE_COMPLETE", timeout=60)
     for stack_id in child_ids:
         if stack_id and db_api.stack_get(stack_id) is not None:
             raise AssertionError("nested stack %s survived the delete" % stack_id)
@@ -384,7 +384,7 @@ def test_nested_update_and_failure(heat):
     files = {"file:///t/leaf.yaml": yaml.safe_dump(LEAF)}
     env = {"resource_registry": {"Magnum::Optional::Thing": "OS::Heat::None"}}
     ident = heat.client.create_stack(heat.ctx, "upd", tmpl("a", "b"), env, files, {})
-    stack = _wait(heat, ident, DONE)
+    stack = inprocess.wait_for(heat, ident, "CREATE_COMPLETE")
     assert _outputs(stack) == {"prov": "a", "st": "b"}
     before = {
         r["resource_name"]: r["physical_resource_id"] for r in _resources(heat, ident).values()

@@ -77,9 +77,15 @@ def test_update_replace(heat):
     ident = heat.client.create_stack(heat.ctx, "rep", _tmpl("one"), {}, {}, {})
     stack = _wait(heat, ident, {"CREATE_COMPLETE"})
     old_ref = _outputs(stack)["ref"]
+    # as Heat 27's TestResource: turning update_replace on alone is an update in place ...
     heat.client.update_stack(heat.ctx, ident, _tmpl("one", replace=True), {}, {}, {})
-    stack = _wait(heat, ident, {"UPDATE_COMPLETE", "UPDATE_FAILED"})
-    assert stack["stack_status_reason"] == "Stack UPDATE completed successfully"
+    inprocess.wait_for(heat, ident, "UPDATE_COMPLETE")
+    rsrcs = _resources(heat, ident)
+    assert rsrcs["a"]["physical_resource_id"] == old_ref
+    assert rsrcs["a"]["resource_action"] == "UPDATE"
+    # ... a new value while it is on replaces the resource
+    heat.client.update_stack(heat.ctx, ident, _tmpl("two", replace=True), {}, {}, {})
+    stack = inprocess.wait_for(heat, ident, "UPDATE_COMPLETE")
     rsrcs = _resources(heat, ident)
     assert rsrcs["a"]["physical_resource_id"] != old_ref
     assert rsrcs["a"]["resource_action"] == "CREATE"
@@ -107,7 +113,7 @@ def test_patch_keeps_template_and_merges_parameters(heat):
     heat.client.update_stack(
         heat.ctx, ident, None, {"parameters": {"p": "z"}}, {}, {"existing": True}
     )
-    stack = _wait(heat, ident, {"UPDATE_COMPLETE", "UPDATE_FAILED"})
+    stack = inprocess.wait_for(heat, ident, "UPDATE_COMPLETE")
     assert _outputs(stack)["o"] == "z"
     assert stack["parameters"]["p"] == "z"
 

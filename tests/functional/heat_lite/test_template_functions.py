@@ -59,6 +59,9 @@ HOT = {
     },
     "outputs": {
         "ports": {"value": {"get_attr": ["ports", "value"]}},
+        # a path indexes lists the Python way, as in Heat: -1 is the last item
+        "last_port": {"value": {"get_attr": ["ports", "value", -1, "name"]}},
+        "past_first": {"value": {"get_attr": ["ports", "value", -5, "name"]}},
         "merged": {
             "value": {
                 "map_replace": [
@@ -103,6 +106,8 @@ def test_hot_functions(heat):
         {"name": "db-80"},
         {"name": "db-443"},
     ]
+    assert outputs["last_port"] == "db-443"
+    assert outputs["past_first"] is None
     assert outputs["merged"] == {"A": 1, "b": 3}  # values are replaced by equality: 3 != "3"
     assert outputs["split"] == "b"
     assert len(outputs["random"]) == 8

@@ -105,14 +105,10 @@ class ClientResource(resource.Resource):
     def needs_replace(self, prop_diff, after):
         """Whether the update needs a new physical resource; if so, the old one first
         makes way for it (``prepare_for_replace``), as Heat does before the replacement."""
-        if not self.replace_needed(prop_diff, after):
+        if not super().needs_replace(prop_diff, after):
             return False
         self.prepare_for_replace()
         return True
-
-    def replace_needed(self, prop_diff, after):
-        """The plugin's rule (default: a changed property that cannot be updated)."""
-        return super().needs_replace(prop_diff, after)
 
     def prepare_for_replace(self):
         """Free what the replacement needs (a server's ports, a port's addresses)."""

@@ -166,13 +166,13 @@ def test_deleting_a_network_with_ports_fails_as_neutron(heat):
         "outputs": {"net": {"value": {"get_resource": "net"}}},
     }
     ident = heat.client.create_stack(heat.ctx, "net", tmpl, {}, {}, {})
-    net_id = _outputs(_wait(heat, ident, DONE))["net"]
+    net_id = _outputs(inprocess.wait_for(heat, ident, "CREATE_COMPLETE"))["net"]
     ctx = context.RequestContext(user_id="u1", project_id="p1")
     # a port of its own (no address), not the stack's
     port = clients.client_plugin(ctx, "neutron").create_port(net_id, fixed_ips=[])
 
     heat.client.delete_stack(heat.ctx, ident)
-    stack = _wait(heat, ident, {"DELETE_FAILED", "DELETE_COMPLETE"})
+    stack = inprocess.wait_for(heat, ident, "DELETE_FAILED")
     assert stack["stack_status_reason"] == (
         "Resource DELETE failed: Conflict: resources.net: Unable to complete operation on "
         "network %s. There are one or more ports still in use on the network." % net_id

@@ -156,7 +156,7 @@ def test_server_with_port_fip_volume_converges_and_deletes(heat):
 
 def test_resize_in_place_and_image_rebuild_or_replace(heat):
     ident = heat.client.create_stack(heat.ctx, "vm", _server_template(), {}, {}, {})
-    server_id = _outputs(_wait(heat, ident, DONE))["server_id"]
+    server_id = _outputs(inprocess.wait_for(heat, ident, "CREATE_COMPLETE"))["server_id"]
 
     heat.client.update_stack(
         heat.ctx, ident, _server_template(), {"parameters": {"flavor": "m1.large"}}, {}, {}
@@ -220,7 +220,7 @@ def test_unknown_image_property_is_rejected(heat):
 
 def test_suspend_resume_and_check(heat):
     ident = heat.client.create_stack(heat.ctx, "vm", _server_template(), {}, {}, {})
-    server_id = _outputs(_wait(heat, ident, DONE))["server_id"]
+    server_id = _outputs(inprocess.wait_for(heat, ident, "CREATE_COMPLETE"))["server_id"]
 
     def act(action, call):
         call(heat.ctx, ident)
@@ -268,7 +268,7 @@ def test_update_converge_observes_the_cloud(heat):
     from heat_lite.engine import clients
 
     ident = heat.client.create_stack(heat.ctx, "vm", _server_template(), {}, {}, {})
-    out = _outputs(_wait(heat, ident, DONE))
+    out = _outputs(inprocess.wait_for(heat, ident, "CREATE_COMPLETE"))
     resources = heat.client.list_stack_resources(heat.ctx, ident)
     nova = clients.client_plugin(heat.ctx, "nova")
     nova.resize_server(out["server_id"], "m1.tiny")

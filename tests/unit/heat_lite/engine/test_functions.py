@@ -123,6 +123,15 @@ def test_get_attr_with_path_passes_the_path_to_the_stack():
     assert set(function.all_dep_attrs(parsed)) == {("a", ("addr", "net", 0))}
 
 
+def test_get_attr_path_takes_negative_list_indexes():
+    """As in Heat, a path component indexes the list the Python way: -1 is the last item."""
+    attrs = {"a": {"addr": {"net": ["10.0.0.1", "10.0.0.2", "10.0.0.3"]}}}
+    assert resolve({"get_attr": ["a", "addr", "net", -1]}, attrs=attrs) == "10.0.0.3"
+    assert resolve({"get_attr": ["a", "addr", "net", -3]}, attrs=attrs) == "10.0.0.1"
+    assert resolve({"get_attr": ["a", "addr", "net", -4]}, attrs=attrs) is None
+    assert attributes.select_from_attribute([["x", "y"]], [-1, -2]) == "x"
+
+
 def test_get_attr_2013_selects_the_path_itself():
     parsed, stack = parse({"get_attr": ["a", "addr", "net", 0]}, "2013-05-23")
     assert function.resolve(parsed) == "1.2.3.4"

@@ -110,13 +110,12 @@ class RemoteStack(stack_resource.StackResource):
             % (location, reason)
         )
 
-    def needs_replace(self, prop_diff, after):
+    def needs_replace_with_prop_diff(self, prop_diff, after):
         """A new region_name needs a new stack (there); everything else updates it."""
         if CONTEXT in prop_diff:
             before = (self.properties_data or {}).get(CONTEXT) or {}
-            if (after.get(CONTEXT) or {}).get(REGION_NAME) != before.get(REGION_NAME):
-                return True
-        return super().needs_replace(prop_diff, after)
+            return (after.get(CONTEXT) or {}).get(REGION_NAME) != before.get(REGION_NAME)
+        return False
 
     # -- the child ---------------------------------------------------------------------------
 

@@ -250,7 +250,8 @@ class StackResource(NestedValidation, resource.Resource):
         return self._check_child(rpc_api.CREATE)
 
     def needs_replace(self, prop_diff, after):
-        return False
+        """A nested stack is updated, whatever changed, unless its plugin needs a new one."""
+        return self.needs_replace_with_prop_diff(prop_diff, after)
 
     def update_needed_anyway(self, new_defn):
         """The properties did not change, yet the child would: its template (e.g. the

@@ -27,7 +27,7 @@ class TestResource(resource.Resource):
         ),
         "update_replace": P(
             P.BOOLEAN,
-            "A boolean which can be set to true to test update replace.",
+            "Value which can be set to trigger update replace for the particular resource.",
             default=False,
             update_allowed=True,
         ),
@@ -96,10 +96,9 @@ class TestResource(resource.Resource):
     def check_create_complete(self, cookie):
         return self._check_done(cookie)
 
-    def needs_replace(self, prop_diff, after):
-        if "update_replace" in prop_diff:
-            return bool(after.get("update_replace"))
-        return super().needs_replace(prop_diff, after)
+    def needs_replace_with_prop_diff(self, prop_diff, after):
+        """As Heat's: a new value is a replacement while ``update_replace`` is true."""
+        return "value" in prop_diff and bool(after.get("update_replace"))
 
     def handle_update(self, new_defn, prop_diff):
         if "value" in prop_diff:

@@ -226,10 +226,8 @@ class Port(neutron.NeutronResource):
         )
         self.resource_id_set(port["id"])
 
-    def replace_needed(self, prop_diff, after):
-        if after.get("replacement_policy") == "REPLACE_ALWAYS":
-            return True
-        return super().replace_needed(prop_diff, after)
+    def needs_replace_with_prop_diff(self, prop_diff, after):
+        return after.get("replacement_policy") == "REPLACE_ALWAYS"
 
     def prepare_for_replace(self):
         """As Heat's Port.prepare_for_replace: the old port gives up its fixed IPs (kept

@@ -312,7 +312,7 @@ class Server(server_network_mixin.ServerNetworkMixin, client_resource.ClientReso
 
     # -- update ---------------------------------------------------------------------------
 
-    def replace_needed(self, prop_diff, after):
+    def needs_replace_with_prop_diff(self, prop_diff, after):
         policies = (
             ("flavor", "flavor_update_policy", "REPLACE"),
             ("image", "image_update_policy", "REPLACE"),
@@ -320,7 +320,7 @@ class Server(server_network_mixin.ServerNetworkMixin, client_resource.ClientReso
         )
         return any(
             key in prop_diff and after.get(policy) == value for key, policy, value in policies
-        ) or super().replace_needed(prop_diff, after)
+        )
 
     def parse_live_resource_data(self, resource_properties, server):
         """Name, metadata, tags and the flavor (by the name or id the template used), as

@@ -4,6 +4,7 @@ import pytest
 
 from heat_lite.common import exception
 from heat_lite.db import sim as sim_db
+from heat_lite.engine import resource
 from heat_lite.engine.clients import client_exception
 from tests.unit.heat_lite.engine.resources.openstack.conftest import create, delete, make
 
@@ -67,7 +68,9 @@ def test_port_fixed_ips_and_update(ctx, net):
     new.resource_id = port.resource_id
     new.handle_update(new.t, {"fixed_ips": None})
     assert new.get_attribute("fixed_ips")[0]["ip_address"] == "10.0.0.60"
-    assert new.replace_needed({"name": "x"}, {"replacement_policy": "REPLACE_ALWAYS"})
+    assert resource.Resource.needs_replace(
+        new, {"name": "x"}, {"replacement_policy": "REPLACE_ALWAYS"}
+    )
 
 
 def test_floating_ip_on_a_port(ctx, net):

@@ -5,7 +5,7 @@ import pytest
 from heat_lite.common import exception
 from heat_lite.conf import CONF
 from heat_lite.db import sim as sim_db
-from heat_lite.engine import clients
+from heat_lite.engine import clients, resource
 from tests.unit.heat_lite.engine.resources.openstack.conftest import create, delete, make
 
 
@@ -49,13 +49,13 @@ def test_server_attributes_hold_the_addresses(ctx, net):
 def test_server_update_policies(ctx, net):
     server = create(ctx, "OS::Nova::Server", _server(net))
     after = dict(server.properties)
-    assert not server.replace_needed({"flavor": "m1.large"}, after)
-    assert not server.replace_needed({"image": "fedora-coreos-40"}, after)
-    assert server.replace_needed({"user_data": "x"}, after)
-    assert server.replace_needed(
-        {"flavor": "m1.large"}, dict(after, flavor_update_policy="REPLACE")
+    assert not resource.Resource.needs_replace(server, {"flavor": "m1.large"}, after)
+    assert not resource.Resource.needs_replace(server, {"image": "fedora-coreos-40"}, after)
+    assert resource.Resource.needs_replace(server, {"user_data": "x"}, after)
+    assert resource.Resource.needs_replace(
+        server, {"flavor": "m1.large"}, dict(after, flavor_update_policy="REPLACE")
     )
-    assert server.replace_needed({"key_name": "k"}, after)  # not update_allowed
+    assert resource.Resource.needs_replace(server, {"key_name": "k"}, after)  # not update_allowed
 
 
 def test_failed_server_reports_the_fault(ctx, net):

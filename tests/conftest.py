@@ -1,0 +1,64 @@
+"""Suite-wide: every test carries its layer's marker, and no test passes while the services
+it ran against logged an error it did not expect (tests/fixtures/logcheck.py)."""
+
+import pathlib
+
+import pytest
+
+from tests.fixtures import logcheck
+
+TESTS = pathlib.Path(__file__).parent
+LAYERS = ("unit", "functional", "integration")
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--against-heat",
+        metavar="URL",
+        help="run the CLI suites against the Heat API at URL (e.g. the reference Heat 27, "
+        "http://127.0.0.1:18004/v1) instead of heat-lite processes",
+    )
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "expect_log_errors(*patterns): the services may log errors matching these regexes",
+    )
+
+
+def pytest_collection_modifyitems(items):
+    """tests/<layer>/... -> pytest.mark.<layer>, so ``-m unit`` selects every unit test."""
+    for item in items:
+        try:
+            layer = pathlib.Path(item.fspath).relative_to(TESTS).parts[0]
+        except ValueError:
+            continue
+        if layer in LAYERS and not item.get_closest_marker(layer):
+            item.add_marker(getattr(pytest.mark, layer))
+
+
+@pytest.fixture
+def expect_log_errors(request):
+    """Call with regexes of errors this test's services may log."""
+    patterns = request.node.stash.setdefault(_EXPECTED, [])
+    return patterns.extend
+
+
+_EXPECTED = pytest.StashKey()
+
+
+@pytest.fixture(autouse=True)
+def service_logs(request):
+    """After each test (and its own fixtures' teardown), the services' new log lines hold
+    no ERROR and no traceback but the ones the test declared."""
+    problems = logcheck.unexpected()
+    if problems:  # services' start-up, or late work of the test before
+        pytest.fail("before this test: " + logcheck.report(problems), pytrace=False)
+    yield
+    expected = list(request.node.stash.get(_EXPECTED, []))
+    for marker in request.node.iter_markers("expect_log_errors"):
+        expected.extend(marker.args)
+    problems = logcheck.unexpected(expected)
+    if problems:
+        pytest.fail(logcheck.report(problems), pytrace=False)
