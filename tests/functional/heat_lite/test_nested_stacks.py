@@ -501,3 +501,33 @@ def test_a_nested_output_error_reaches_the_parent_output(heat):
         "output_error": "Error in c output out: The Parameter (foo) was not provided.",
         "output_value": None,
     }
+
+
+def test_provider_template_using_the_type_it_stands_in_for(heat):
+    """An environment maps OS::Heat::RandomString to a template that itself uses
+    OS::Heat::RandomString: inside it the type is the built-in one (Heat 27 creates it:
+    reference run), not the template again until the depth limit."""
+    nested = {
+        "heat_template_version": "2018-08-31",
+        "parameters": {"length": {"type": "number", "default": 8}},
+        "resources": {
+            "secret2": {
+                "type": "OS::Heat::RandomString",
+                "properties": {"length": {"get_param": "length"}},
+            }
+        },
+        "outputs": {"value": {"value": {"get_attr": ["secret2", "value"]}}},
+    }
+    tmpl = {
+        "heat_template_version": "2018-08-31",
+        "resources": {"secret1": {"type": "OS::Heat::RandomString", "properties": {"length": 12}}},
+        "outputs": {"v": {"value": {"get_attr": ["secret1", "value"]}}},
+    }
+    env = {"resource_registry": {"OS::Heat::RandomString": "rs_nested.yaml"}}
+    ident = heat.client.create_stack(
+        heat.ctx, "rsx", tmpl, env, {"rs_nested.yaml": json.dumps(nested)}, {}
+    )
+    stack = _wait(heat, ident, {"CREATE_COMPLETE", "CREATE_FAILED"})
+    assert stack["stack_status_reason"] == "Stack CREATE completed successfully"
+    [output] = stack["outputs"]
+    assert len(output["output_value"]) == 12

@@ -411,6 +411,16 @@ class TemplateResource(StackResource):
     def template_url(self):
         return self.template_name
 
+    def child_env(self):
+        """As Heat's get_child_environment(item_to_remove=...): the mapping that made this
+        resource a provider template is not inherited, so a template that uses the type it
+        stands in for gets the built-in type, not itself again."""
+        env = super().child_env()
+        registry = env.get(environment.RESOURCE_REGISTRY) or {}
+        if registry.get(self.type_name) == self.template_name:
+            del registry[self.type_name]
+        return env
+
     def validate_nested_stack(self, strict=True):
         """The properties against the provider template's parameters, then the child."""
         self.validate_provider_properties(strict)
