@@ -25,8 +25,8 @@ def heat(backends, tmp_path_factory):
     procs = services.HeatProcesses(
         tmp_path_factory.mktemp("heat"), db_url, transport_url, workers=2
     )
-    procs.start()
     try:
+        procs.start()  # a start that fails half-way leaves processes to stop too
         yield procs
     finally:
         procs.stop()
@@ -60,8 +60,8 @@ def cli_heat(request, backends, tmp_path_factory):
         workers=2,
         defaults={"enable_stack_abandon": "true", "enable_stack_adopt": "true"},
     )
-    procs.start()
     try:
+        procs.start()  # a start that fails half-way leaves processes to stop too
         yield procs
     finally:
         procs.stop()

@@ -241,3 +241,13 @@ def test_deep_within_the_limit_works(heat):
     stack = _wait(heat, resp.headers["Location"], "DELETE_IN_PROGRESS")
     assert stack["stack_status"] == "DELETE_COMPLETE"
     assert_no_traceback(heat)
+
+
+def test_largest_yaml_template(heat):
+    """Half a megabyte of YAML (parsed off the API's hub), refused by validation."""
+    text = "heat_template_version: %s\nresources:\n" % HOT + "".join(
+        "  r%d: {type: OS::Heat::None, properties: {a: b}}\n" % i for i in range(10000)
+    )
+    assert 500000 < len(text) < 524288
+    message = refused(heat, "512 kB YAML template", {"stack_name": "large", "template": text})
+    assert message == "Request limit exceeded: Maximum resources per stack exceeded."

@@ -31,9 +31,9 @@ import itertools
 import yaql
 from yaql.language import exceptions as yaql_exc
 
-from heat_lite.common import exception
+from heat_lite.common import cpu_budget, exception
 from heat_lite.conf import CONF
-from heat_lite.engine import attributes, cpu_budget, function
+from heat_lite.engine import attributes, function
 
 
 class GetParam(function.Function):
@@ -298,7 +298,7 @@ class Yaql(function.Function):
 
     ``yaql: {expression: <yaql>, data: {<var>: <value>, ...}}`` -- the expression
     evaluated with ``$.data`` bound to ``data``; ``[yaql] limit_iterators``,
-    ``memory_quota`` and ``time_limit`` (CPU seconds, engine/cpu_budget.py) bound what an
+    ``memory_quota`` and ``time_limit`` (CPU seconds, common/cpu_budget.py) bound what an
     expression may use.
     """
 

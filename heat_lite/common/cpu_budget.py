@@ -1,13 +1,15 @@
-"""A bounded amount of CPU time for one evaluation, off the eventlet hub.
+"""Work off the eventlet hub, with a bounded amount of CPU time if asked.
 
     value = cpu_budget.call(statement.evaluate, data, context, seconds=1.0, what='yaql')
+    tmpl = cpu_budget.call(template_format.parse, text)        # off the hub, unbounded
 
-The services run on eventlet: a green thread that computes for minutes holds every other
+The services run on eventlet: a green thread that computes for long holds every other
 request of every project (and the service's own heartbeats and RPC replies) for as long.
 ``call`` runs ``func`` in a native thread of eventlet's pool when the process is
-monkey-patched, so the hub keeps serving while it computes, and stops it once it has
-used ``seconds`` of CPU time: ``RequestLimitExceeded``. In a process that is not
-monkey-patched (unit tests) it runs in the calling thread, bounded the same way.
+monkey-patched, so the hub keeps serving while it computes (the GIL is handed over
+every few milliseconds), and with ``seconds`` stops it once it has used that much CPU
+time: ``RequestLimitExceeded``. In a process that is not monkey-patched (unit tests) it
+runs in the calling thread, bounded the same way.
 
 The bound is enforced by a trace function of the evaluating thread that looks at the
 thread's CPU clock every ``CHECK_EVERY`` Python calls and raises ``_OverBudget`` (a
@@ -36,6 +38,8 @@ class _Exceeded(Exception):
 
 
 def _run_bounded(func, args, seconds):
+    if seconds is None:
+        return func(*args)
     deadline = time.thread_time() + seconds
     calls = 0
 
@@ -56,8 +60,9 @@ def _run_bounded(func, args, seconds):
         sys.settrace(previous)
 
 
-def call(func, *args, seconds, what):
-    """``func(*args)`` with at most ``seconds`` of CPU time; ``what`` names it in the error."""
+def call(func, *args, seconds=None, what=None):
+    """``func(*args)`` off the hub, with at most ``seconds`` of CPU time when given
+    (``what`` names it in the error)."""
     try:
         if patcher.is_monkey_patched("thread"):
             return tpool.execute(_run_bounded, func, args, seconds)
