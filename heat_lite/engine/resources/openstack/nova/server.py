@@ -5,7 +5,9 @@ with ports, scheduler_hints, user_data, block_device_mapping_v2, ...) behave as 
 Heat. Updates: ``flavor`` resizes in place (``flavor_update_policy: REPLACE`` replaces),
 ``image`` rebuilds (``image_update_policy: REPLACE`` replaces), ``user_data`` replaces
 (``user_data_update_policy: IGNORE`` keeps the server), ``name``/``metadata``/
-``networks`` change in place.
+``networks`` change in place (networks: only the entries that changed, see
+server_network_mixin). The server waits for the subnets of its networks (Heat's implicit
+dependency), so it gets an address and is deleted before them.
 
 Attributes hold the addresses the cloud gave:
 ``networks = {'private': ['10.0.0.5'], '<net id>': ['10.0.0.5']}``,
