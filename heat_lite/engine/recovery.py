@@ -94,27 +94,42 @@ class _Liveness:
 
 
 def check_stack(row, starter, orphaned, alive):
-    """Time out, start again or kick the traversal of one stack in progress."""
-    cnxt = _context(row)
-    stack = parser.Stack.load(cnxt, row=row)
-    if stack.has_timed_out():
+    """Time out, start again or kick the traversal of one stack in progress (a stack
+    that is fine costs one query)."""
+    if _timed_out(row):
         LOG.info("Stack %s timed out with no node running", row.id)
-        stack.mark_failed("Timed out")
+        parser.Stack.load(_context(row), row=row).mark_failed("Timed out")
         return
     if starter is not None and alive(starter):
         return  # its engine is still starting it
+    if starter is None and not orphaned and not _stalled(row):
+        return
+    stack = parser.Stack.load(_context(row), row=row)
     current_deps = db_api.stack_deps_get(row.id) or {}
     points = None
     if current_deps.get("traversal") == row.current_traversal:
         points = db_api.sync_point_get_all_by_traversal(row.id, row.current_traversal)
     if not points:
-        if starter is not None or _stalled(row):
-            _restart(stack, starter)
+        _restart(stack, starter)
         return
     if starter is not None:
         db_api.stack_lock_release(row.id, starter)
-    if orphaned or starter is not None or _stalled(row):
-        resend_ready_nodes(stack, current_deps, points, alive)
+    resend_ready_nodes(stack, current_deps, points, alive)
+
+
+def _timed_out(row):
+    """Whether the stack's action ran out of time (the Stack's own rule, on the row)."""
+    return parser.Stack(
+        None,
+        row.name,
+        None,
+        status=row.status,
+        timeout_mins=row.timeout,
+        tenant=row.tenant,
+        username=row.username,
+        created_time=row.created_at,
+        updated_time=row.updated_at,
+    ).has_timed_out()
 
 
 def _stalled(row):
@@ -139,9 +154,10 @@ def _restart(stack, starter):
     stack._converge_create_or_update()
 
 
-def resend_ready_nodes(stack, current_deps, points, alive):
+def resend_ready_nodes(stack, current_deps, points, alive, client=None):
     """Cast check_resource again for every node whose inputs are all in but whose data
-    did not reach all of its requirers (the stack's sync point, for a root)."""
+    did not reach all of its requirers (the stack's sync point, for a root), unless a
+    live engine holds its resource (it is running). Returns how many were sent."""
     deps = parser.deps_from_json(current_deps)
     by_key = {(p.entity_id, p.is_update): p for p in points}
     stack_point = by_key.get((stack.id, True))
@@ -149,7 +165,7 @@ def resend_ready_nodes(stack, current_deps, points, alive):
         return
     flags = (stack_point.extra_data or {}).get("traversal") or {}
     rows = {r.id: r for r in db_api.resource_get_all_by_stack(stack.id)}
-    client = worker_client.WorkerClient()
+    client = client or worker_client.WorkerClient()
     sent = 0
     for node in deps:
         point = by_key.get((str(node[0]), node[1]))
@@ -185,6 +201,7 @@ def resend_ready_nodes(stack, current_deps, points, alive):
             stack.current_traversal,
             stack.id,
         )
+    return sent
 
 
 def _inputs(point):
