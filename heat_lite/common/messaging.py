@@ -51,11 +51,21 @@ class RequestContextSerializer(oslo_messaging.Serializer):
 EXECUTOR_THREAD_POOL_SIZE = 16
 
 
+# A process's fanout and reply queues are deleted this long after it stopped consuming
+# them (x-expires): a worker or engine killed with -9 leaves nothing behind for long.
+# (Its server-specific queues are deleted by whoever reaps its service row.)
+TRANSIENT_QUEUES_TTL = 60
+
+
 def set_defaults():
     """heat-lite's defaults for oslo.messaging options (call before parsing config)."""
     for group, opts in oslo_messaging.opts.list_opts():
         if group in (None, "DEFAULT"):
             cfg.CONF.register_opts([o for o in opts if o.name == "executor_thread_pool_size"])
+        elif group == "oslo_messaging_rabbit":
+            ttl = [o for o in opts if o.name == "rabbit_transient_queues_ttl"]
+            cfg.CONF.register_opts(ttl, group=group)
+            cfg.CONF.set_default("rabbit_transient_queues_ttl", TRANSIENT_QUEUES_TTL, group=group)
     oslo_messaging.opts.set_defaults(cfg.CONF, executor_thread_pool_size=EXECUTOR_THREAD_POOL_SIZE)
 
 

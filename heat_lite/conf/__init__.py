@@ -64,6 +64,27 @@ default_opts = [
         help="RPC timeout of the engine liveness check used for stealing resource locks.",
     ),
     cfg.IntOpt("periodic_interval", default=60, help="Seconds between engine service heartbeats."),
+    cfg.IntOpt(
+        "convergence_watchdog_interval",
+        default=5,
+        min=1,
+        help="Seconds between the engine's checks of running traversals: stack timeouts, "
+        "resources held by dead engines or workers, traversals that stopped making progress.",
+    ),
+    cfg.IntOpt(
+        "convergence_stall_timeout",
+        default=60,
+        min=1,
+        help="Seconds a traversal may go without progress (no sync point or resource "
+        "change) before the watchdog re-sends the check of its ready nodes.",
+    ),
+    cfg.IntOpt(
+        "graceful_shutdown_timeout",
+        default=5,
+        min=0,
+        help="Seconds a stopping worker lets its running resource actions finish; those "
+        "still running are then stopped and handed back to the other workers.",
+    ),
     cfg.BoolOpt("enable_stack_abandon", default=False, help="Enable stack abandon."),
     cfg.BoolOpt("enable_stack_adopt", default=False, help="Enable stack adopt."),
     cfg.BoolOpt(
@@ -92,6 +113,13 @@ database_opts = [
     # max_connections of 100, and no handler ever waits for a connection.
     cfg.IntOpt("max_pool_size", default=16, help="Connections kept in the pool."),
     cfg.IntOpt("max_overflow", default=4, help="Connections allowed above max_pool_size."),
+    # transient errors (lost connection, too many clients, deadlock, serialization
+    # failure) are retried as oslo.db's wrap_db_retry does (same option names)
+    cfg.IntOpt("db_max_retries", default=10, min=0, help="Retries of a transient DB error."),
+    cfg.FloatOpt("db_retry_interval", default=0.25, min=0, help="Seconds before the first retry."),
+    cfg.FloatOpt(
+        "db_max_retry_interval", default=10, min=0, help="Longest wait between two retries."
+    ),
 ]
 
 heat_api_opts = [

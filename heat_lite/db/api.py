@@ -13,8 +13,12 @@ or native threads of one process never meet a "database is locked" error.
 """
 
 import contextlib
+import functools
 import json
+import logging
+import random
 import threading
+import time
 import types
 import uuid
 
@@ -24,6 +28,7 @@ from sqlalchemy import pool
 from heat_lite.common import exception
 from heat_lite.db import models
 
+_LOG = logging.getLogger(__name__)
 _ENGINE = None
 _AUTOCOMMIT_ENGINE = None
 _GENERATION = 0
@@ -934,7 +939,9 @@ def service_create(values):
 
 
 def service_update(service_id):
-    _write(T_SERVICE.update().where(T_SERVICE.c.id == service_id).values(updated_at=utcnow()))
+    """Record a heartbeat; False when the row is gone (reaped as stale meanwhile)."""
+    stmt = T_SERVICE.update().where(T_SERVICE.c.id == service_id).values(updated_at=utcnow())
+    return _write(stmt) > 0
 
 
 def service_delete(service_id):
@@ -943,3 +950,224 @@ def service_delete(service_id):
 
 def service_get_all():
     return _all(sa.select(T_SERVICE).where(T_SERVICE.c.deleted_at.is_(None)))
+
+
+def service_get_by_engine_id(engine_id):
+    return _one(sa.select(T_SERVICE).where(T_SERVICE.c.engine_id == engine_id))
+
+
+# stack_lock: which engine is starting a stack's traversal (engine/recovery.py) ----------
+
+T_STACK_LOCK = models.StackLock.__table__
+
+
+def stack_lock_set(stack_id, engine_id):
+    """Record that ``engine_id`` is starting the stack's traversal (replacing any holder)."""
+    with transaction() as conn:
+        updated = conn.execute(
+            T_STACK_LOCK.update()
+            .where(T_STACK_LOCK.c.stack_id == stack_id)
+            .values(engine_id=engine_id, updated_at=utcnow())
+        ).rowcount
+        if not updated:
+            conn.execute(
+                T_STACK_LOCK.insert().values(
+                    stack_id=stack_id, engine_id=engine_id, created_at=utcnow()
+                )
+            )
+
+
+def stack_lock_release(stack_id, engine_id):
+    """Drop the lock if ``engine_id`` (None: anyone) still holds it; whether it did."""
+    stmt = T_STACK_LOCK.delete().where(T_STACK_LOCK.c.stack_id == stack_id)
+    if engine_id is not None:
+        stmt = stmt.where(T_STACK_LOCK.c.engine_id == engine_id)
+    return _write(stmt) > 0
+
+
+def stack_lock_get_all():
+    return _all(sa.select(T_STACK_LOCK.c.stack_id, T_STACK_LOCK.c.engine_id))
+
+
+def stack_lock_steal(stack_id, old_engine_id, new_engine_id):
+    """Compare-and-swap of the holder; whether this caller got it."""
+    stmt = (
+        T_STACK_LOCK.update()
+        .where(T_STACK_LOCK.c.stack_id == stack_id, T_STACK_LOCK.c.engine_id == old_engine_id)
+        .values(engine_id=new_engine_id, updated_at=utcnow())
+    )
+    return _write(stmt) > 0
+
+
+# traversal recovery (engine/recovery.py) ----------------------------------------------
+
+
+def stack_get_all_in_progress():
+    """Every project's live stacks (nested ones too) that are *_IN_PROGRESS."""
+    return _all(
+        sa.select(*_STACK_LIGHT).where(
+            T_STACK.c.status == "IN_PROGRESS", T_STACK.c.deleted_at.is_(None)
+        )
+    )
+
+
+def resource_locks_of_stacks_in_progress():
+    """(stack_id, engine_id) of every resource lock held in an *_IN_PROGRESS stack."""
+    stmt = (
+        sa.select(T_RSRC.c.stack_id, T_RSRC.c.engine_id)
+        .distinct()
+        .select_from(T_RSRC.join(T_STACK, T_RSRC.c.stack_id == T_STACK.c.id))
+        .where(T_RSRC.c.engine_id.is_not(None), T_STACK.c.status == "IN_PROGRESS")
+    )
+    return _all(stmt)
+
+
+def sync_point_get_all_by_traversal(stack_id, traversal_id):
+    return _all(
+        sa.select(T_SYNC).where(
+            T_SYNC.c.stack_id == stack_id, T_SYNC.c.traversal_id == traversal_id
+        )
+    )
+
+
+def sync_point_set_extra(entity_id, traversal_id, is_update, extra_data):
+    stmt = T_SYNC.update().where(*_sync_key(entity_id, traversal_id, is_update))
+    return _write(stmt.values(extra_data=extra_data)) > 0
+
+
+def stack_last_progress(stack_id, traversal_id):
+    """The latest change of the traversal: a sync point's input or a resource's state."""
+    sync = sa.select(sa.func.max(sa.func.coalesce(T_SYNC.c.updated_at, T_SYNC.c.created_at))).where(
+        T_SYNC.c.stack_id == stack_id, T_SYNC.c.traversal_id == traversal_id
+    )
+    rsrc = sa.select(sa.func.max(T_RSRC.c.updated_at)).where(T_RSRC.c.stack_id == stack_id)
+    row = _one(sa.select(sync.scalar_subquery(), rsrc.scalar_subquery()))
+    return max([t for t in row if t is not None], default=None)
+
+
+# Transient database errors: retried with backoff (as oslo.db's wrap_db_retry) ---------
+
+_TRANSIENT_PGCODES = {
+    "40001",  # serialization_failure
+    "40P01",  # deadlock_detected
+    "53300",  # too_many_connections
+    "57P01",  # admin_shutdown (the backend was terminated)
+    "57P02",  # crash_shutdown
+    "57P03",  # cannot_connect_now (starting up)
+}
+_TRANSIENT_MESSAGES = (
+    "too many clients",
+    "remaining connection slots",
+    "server closed the connection",
+    "terminating connection",
+    "could not connect",
+    "connection refused",
+    "connection already closed",
+    "database is locked",
+    "deadlock detected",
+    "could not serialize",
+)
+_RETRY_STATE = threading.local()
+
+
+def is_transient_db_error(exc):
+    """Whether ``exc`` is a database error that a retry may get past: a lost or refused
+    connection, too many clients, a deadlock or a serialization failure."""
+    if isinstance(exc, sa.exc.DisconnectionError):
+        return True
+    if not isinstance(exc, sa.exc.DBAPIError):
+        return False
+    if exc.connection_invalidated:
+        return True
+    orig = exc.orig
+    code = getattr(orig, "pgcode", None)
+    if code is not None:
+        return code in _TRANSIENT_PGCODES or code.startswith("08")
+    if not isinstance(exc, (sa.exc.OperationalError, sa.exc.InterfaceError)):
+        return False
+    text = str(orig).lower()
+    return any(message in text for message in _TRANSIENT_MESSAGES)
+
+
+def retry_on_db_error(func):
+    """Retry ``func`` on a transient database error, waiting ``db_retry_interval`` seconds
+    (doubled each time up to ``db_max_retry_interval``, with jitter), at most
+    ``db_max_retries`` times; as oslo.db's ``wrap_db_retry``. A call made inside another
+    retried call is not retried on its own (the outer one repeats it)."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        if getattr(_RETRY_STATE, "active", False):
+            return func(*args, **kwargs)
+        _RETRY_STATE.active = True
+        try:
+            return func(*args, **kwargs)
+        except Exception as exc:
+            if not is_transient_db_error(exc):
+                raise
+            return _retry(func, args, kwargs, exc)
+        finally:
+            _RETRY_STATE.active = False
+
+    return wrapper
+
+
+def _retry(func, args, kwargs, exc):
+    """The retries of retry_on_db_error after a first transient error ``exc``."""
+    from heat_lite.conf import CONF
+
+    opts = CONF.database
+    interval = opts.db_retry_interval
+    for attempt in range(1, opts.db_max_retries + 1):
+        _LOG.warning(
+            "Transient database error in %s (%s); retry %d in %.1f s",
+            func.__name__,
+            _short(exc),
+            attempt,
+            interval,
+        )
+        time.sleep(interval * random.uniform(0.5, 1.0))
+        interval = min(interval * 2, opts.db_max_retry_interval)
+        try:
+            return func(*args, **kwargs)
+        except Exception as again:
+            if not is_transient_db_error(again):
+                raise
+            exc = again
+    raise exc
+
+
+def _short(exc):
+    return str(getattr(exc, "orig", exc)).strip().splitlines()[0][:200]
+
+
+def retry_public_functions(namespace):
+    """Wrap every public function defined in a db module with retry_on_db_error (the
+    module calls this once, last)."""
+    module = namespace["__name__"]
+    for name, value in list(namespace.items()):
+        if (
+            isinstance(value, types.FunctionType)
+            and value.__module__ == module
+            and not name.startswith("_")
+            and name not in _NOT_RETRIED
+        ):
+            namespace[name] = retry_on_db_error(value)
+
+
+# setup, context managers and helpers: nothing to repeat
+_NOT_RETRIED = {
+    "configure",
+    "generation",
+    "get_engine",
+    "dispose",
+    "create_schema",
+    "transaction",
+    "autocommit",
+    "utcnow",
+    "is_transient_db_error",
+    "retry_on_db_error",
+    "retry_public_functions",
+}
+
+retry_public_functions(globals())

@@ -120,3 +120,6 @@ def sim_object_next_counter(obj_id, key):
         props[key] = value + 1
         conn.execute(T_SIM.update().where(T_SIM.c.id == obj_id).values(properties=props))
     return value
+
+
+db_api.retry_public_functions(globals())

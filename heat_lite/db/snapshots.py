@@ -78,3 +78,6 @@ def snapshot_delete(snapshot_id):
 
 def snapshot_delete_all_by_stack(stack_id):
     db_api._write(T_SNAPSHOT.delete().where(T_SNAPSHOT.c.stack_id == stack_id))
+
+
+db_api.retry_public_functions(globals())

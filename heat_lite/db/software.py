@@ -163,3 +163,6 @@ def server_resource_get(server_id):
             .order_by(t_rsrc.c.id.desc())
             .limit(1)
         ).first()
+
+
+db_api.retry_public_functions(globals())

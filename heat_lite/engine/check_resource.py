@@ -17,8 +17,8 @@ import threading
 
 from heat_lite.common import exception
 from heat_lite.db import api as db_api
+from heat_lite.engine import liveness, sync_point
 from heat_lite.engine import stack as parser
-from heat_lite.engine import sync_point
 from heat_lite.rpc import api as rpc_api
 
 LOG = logging.getLogger(__name__)
@@ -136,6 +136,9 @@ class CheckResource:
                 failures[rsrc.name] = str(failure)
                 skip_propagate = True
             except exception.UpdateInProgress:
+                if self._stale_resource_needs_retry(cnxt, rsrc, stack):
+                    self.resend(cnxt, (resource_id, is_update), stack)
+                    return
                 LOG.info(
                     "Resource %s is locked by another traversal; dropping %s",
                     rsrc.name,
@@ -256,18 +259,39 @@ class CheckResource:
         except exception.EntityNotFound:
             self.retrigger(cnxt, current_traversal, key, stack)
 
-    def retrigger(self, cnxt, old_traversal, key, stack):
-        """The traversal was superseded while this node ran: hand it to the new one.
+    def _stale_resource_needs_retry(self, cnxt, rsrc, stack):
+        """Why the resource's lock could not be taken (Heat's check of a stale lock).
 
-        The node's place in the new graph (update node if there is one, else cleanup)
-        records itself at its own sync point; if all its requirements have reported
-        there already (so its message came while it was busy here and was dropped),
-        it is cast again; otherwise it is triggered normally when the last one reports.
+        Its holder is dead (no service row, no answer to ``listening``): the lock is
+        stolen, the resource marked ``<ACTION>_FAILED "Worker went down during resource
+        <ACTION>"``, and the node must be checked again. Nobody holds it but the row
+        changed since it was read: check again too. Otherwise someone alive works on it.
         """
+        row, stack_row = db_api.resource_get_with_stack(rsrc.id)
+        if row is None or stack_row.current_traversal != stack.current_traversal:
+            return False
+        if row.engine_id is None:
+            return row.atomic_key != rsrc.atomic_key
+        if row.engine_id == self.engine_id or liveness.is_alive(cnxt, row.engine_id):
+            return False
+        LOG.info("Engine %s holding resource %s is gone: taking over", row.engine_id, rsrc.name)
+        return rsrc.steal_lock(row)
+
+    def retrigger(self, cnxt, old_traversal, key, stack):
+        """The traversal was superseded while this node ran: hand it to the new one."""
         row = db_api.stack_get(stack.id, show_deleted=True)
         if row is None or row.current_traversal in (old_traversal, "", None):
             return
-        latest = parser.Stack.load(cnxt, row=row)
+        self.resend(cnxt, key, parser.Stack.load(cnxt, row=row))
+
+    def resend(self, cnxt, key, latest):
+        """Check the node again in ``latest``'s traversal.
+
+        The node's place in that graph (update node if there is one, else cleanup)
+        records itself at its own sync point; if all its requirements have reported
+        there already (so its message came while it was busy elsewhere and was dropped),
+        it is cast again; otherwise it is triggered normally when the last one reports.
+        """
         try:
             deps = graph_for(latest).deps
         except GraphNotReady:

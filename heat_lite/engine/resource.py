@@ -29,6 +29,11 @@ IN_PROGRESS, FAILED, COMPLETE = rpc_api.IN_PROGRESS, rpc_api.FAILED, rpc_api.COM
 POLL_START, POLL_CAP = 0.005, 0.25
 
 
+def went_down_reason(action):
+    """Heat's status reason of a resource whose engine went down during ``action``."""
+    return "Worker went down during resource %s" % action
+
+
 class Timeout(Exception):
     def __init__(self):
         super().__init__("Timed out")
@@ -349,6 +354,18 @@ class Resource:
         self.atomic_key += 1
         self.engine_id = holder
 
+    def steal_lock(self, row):
+        """The engine holding the lock (``row.engine_id``) is dead: release the lock and
+        record ``<ACTION>_FAILED "Worker went down during resource <ACTION>"`` (Heat's
+        stale lock). Returns whether this caller did it (another may have been first)."""
+        self._set_from_row(row)
+        reason = went_down_reason(row.action)
+        try:
+            self._store_state(row.action, FAILED, reason, unlock=row.engine_id)
+        except exception.UpdateInProgress:
+            return False
+        return True
+
     def update_needed_anyway(self, new_defn):
         """Whether to run an UPDATE although no property changed (nested stacks)."""
         return False
@@ -507,7 +524,11 @@ class Resource:
             handle, check = steps()
             self._poll(handle, check, timeout)
         except exception.CancelOperation:
-            reason = "%s aborted (user triggered cancel)" % action
+            # a worker that stops says why (worker.Task.reason); else the user cancelled
+            reason_of = getattr(self.cancel_event, "reason", None)
+            reason = (
+                reason_of(action) if reason_of else "%s aborted (user triggered cancel)" % action
+            )
             self._store_state(action, FAILED, reason, unlock=engine_id)
             raise
         except Exception as exc:

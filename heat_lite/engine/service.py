@@ -10,8 +10,6 @@ as expected so they cross RPC to the API without traceback noise.
 
 import logging
 import re
-import socket
-import threading
 import uuid
 
 import oslo_messaging
@@ -22,6 +20,8 @@ from heat_lite.db import api as db_api
 from heat_lite.engine import (
     api,
     environment,
+    liveness,
+    recovery,
     service_actions,
     service_info,
     service_resources,
@@ -61,43 +61,32 @@ class EngineService(
         self.host = host
         self.engine_id = engine_id
         self._rpc_server = None
-        self._service_id = None
-        self._stop = threading.Event()
+        self._registration = liveness.Registration(
+            host, engine_id, "heat-engine", rpc_api.ENGINE_TOPIC
+        )
+        self._watchdog = recovery.Watchdog(engine_id)
 
     # -- lifecycle -------------------------------------------------------------------------
 
     def start(self):
+        """Register (service row, listener), serve topic ``engine``, and watch the
+        traversals in progress: its first pass resumes what a dead engine left."""
         target = oslo_messaging.Target(
             topic=rpc_api.ENGINE_TOPIC, server=self.host, version=self.RPC_API_VERSION
         )
+        self._registration.start()
         self._rpc_server = messaging.get_rpc_server(target, [self])
         self._rpc_server.start()
         LOG.info("heat-lite-engine %s listening on topic %s", self.engine_id, rpc_api.ENGINE_TOPIC)
-        self._service_id = db_api.service_create(
-            {
-                "engine_id": self.engine_id,
-                "host": self.host,
-                "hostname": socket.gethostname(),
-                "binary": "heat-engine",
-                "topic": rpc_api.ENGINE_TOPIC,
-                "report_interval": CONF.periodic_interval,
-            }
-        )
-        threading.Thread(target=self._heartbeat, daemon=True).start()
-
-    def _heartbeat(self):
-        while not self._stop.wait(CONF.periodic_interval):
-            db_api.service_update(self._service_id)
+        self._watchdog.start()
 
     def stop(self):
-        self._stop.set()
+        self._watchdog.stop()
         if self._rpc_server is not None:
             self._rpc_server.stop()
             self._rpc_server.wait()
             self._rpc_server = None
-        if self._service_id is not None:
-            db_api.service_delete(self._service_id)
-            self._service_id = None
+        self._registration.stop()
 
     # -- lookups ---------------------------------------------------------------------------
 

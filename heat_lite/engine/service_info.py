@@ -302,7 +302,9 @@ class InfoMethods:
     @expected
     def list_services(self, cnxt):
         now = db_api.utcnow()
-        return [api.format_service(row, now) for row in db_api.service_get_all()]
+        # the engines (workers register too, for their liveness: not listed)
+        rows = [row for row in db_api.service_get_all() if row.binary == "heat-engine"]
+        return [api.format_service(row, now) for row in rows]
 
     @expected
     def get_revision(self, cnxt):

@@ -22,6 +22,7 @@ from heat_lite.engine import (
     environment,
     event,
     hooks,
+    liveness,
     parameter_groups,
     sync_point,
     templates,
@@ -405,7 +406,13 @@ class Stack:
             current_traversal=self.current_traversal,
         )
         db_api.event_create(event.stack_event(self))
+        engine_id = liveness.own_engine_id()
+        if engine_id is not None:
+            # until the leaves are cast, the traversal is this engine's to start (a dead
+            # engine's is resumed by engine/recovery.py)
+            db_api.stack_lock_set(self.id, engine_id)
         if not db_api.stack_update(self.id, values, exp_trvsl=previous):
+            self._release_stack_lock()
             return False
         if previous:
             sync_point.delete_all(self.id, previous)
@@ -419,7 +426,28 @@ class Stack:
         threads.spawn(self._converge_create_or_update)
         return True
 
+    def _release_stack_lock(self):
+        engine_id = liveness.own_engine_id()
+        if engine_id is not None:
+            db_api.stack_lock_release(self.id, engine_id)
+
     def _converge_create_or_update(self):
+        try:
+            self._start_traversal()
+        finally:
+            self._release_stack_lock()
+
+    def traversal_flags(self):
+        """How the traversal goes on (the data every check_resource carries), kept at the
+        stack's sync point so that recovery can send its messages again."""
+        return {
+            "context": self.context.to_dict(),
+            "converge": getattr(self, "_converge", False),
+            "abandon": getattr(self, "_abandon", False),
+            "adopt_stack_data": getattr(self, "_adopt_stack_data", None),
+        }
+
+    def _start_traversal(self):
         try:
             ids = self._update_or_store_resources()
         except exception.RequestLimitExceeded as ex:
@@ -434,7 +462,9 @@ class Stack:
             return
         if getattr(self, "_pre_converge", None) is not None:
             self._pre_converge()
-        sync_point.create_all(self.id, self.current_traversal, deps.nodes())
+        sync_point.create_all(
+            self.id, self.current_traversal, deps.nodes(), {"traversal": self.traversal_flags()}
+        )
         leaves = deps.leaves()
         if not leaves:
             self.mark_complete()

@@ -40,8 +40,9 @@ def deserialize_input_data(data):
     return {parse_key(k): v for k, v in (data or {}).items()}
 
 
-def create_all(stack_id, traversal_id, nodes):
-    """Insert one sync point per graph node plus one for the stack itself."""
+def create_all(stack_id, traversal_id, nodes, stack_extra=None):
+    """Insert one sync point per graph node plus one for the stack itself (whose
+    extra_data starts as ``stack_extra``)."""
     rows = [
         {
             "entity_id": str(rsrc_id),
@@ -57,6 +58,7 @@ def create_all(stack_id, traversal_id, nodes):
             "traversal_id": traversal_id,
             "is_update": True,
             "stack_id": stack_id,
+            "extra_data": stack_extra,
         }
     )
     db_api.sync_point_create_many(rows)

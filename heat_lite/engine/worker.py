@@ -7,24 +7,38 @@ CheckResource.
 
     service = WorkerService(host='h', engine_id='e1')
     service.start()    # an RPC server on topic engine_worker, server=engine_id
+    service.stop()     # stops taking messages; running nodes finish or are handed back
+
+A stopping worker gives its running nodes ``graceful_shutdown_timeout`` seconds to
+finish, then stops them (``<ACTION>_FAILED "Worker went down during resource
+<ACTION>"``) and casts each node's message again, for another worker to take over.
 """
 
 import collections
 import copy
 import logging
 import threading
+import time
 
 import oslo_messaging
 
 from heat_lite.common import messaging
+from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
-from heat_lite.engine import check_resource, sync_point, templates
+from heat_lite.engine import check_resource, liveness, sync_point, templates
 from heat_lite.engine import resource as rsrc_mod
 from heat_lite.engine import stack as parser
 from heat_lite.rpc import api as rpc_api
 from heat_lite.rpc import worker_client
 
 LOG = logging.getLogger(__name__)
+
+
+class Task(threading.Event):
+    """A running node's cancel event; ``reason`` says why it was cancelled, if not by
+    the user (Resource._run_action stores it as the resource's FAILED reason)."""
+
+    reason = None
 
 
 class WorkerService:
@@ -40,21 +54,49 @@ class WorkerService:
         # stack id -> the cancel Events of the nodes running here (cancel_check_resource)
         self._running = collections.defaultdict(set)
         self._running_lock = threading.Lock()
+        self._registration = liveness.Registration(
+            host, engine_id, "heat-worker", rpc_api.WORKER_TOPIC
+        )
 
     def start(self):
         target = oslo_messaging.Target(
             topic=rpc_api.WORKER_TOPIC, server=self.engine_id, version=self.RPC_API_VERSION
         )
         self._client = worker_client.WorkerClient()
+        self._registration.start()
         self._rpc_server = messaging.get_rpc_server(target, [self])
         self._rpc_server.start()
         LOG.info("heat-lite-worker %s listening on topic %s", self.engine_id, rpc_api.WORKER_TOPIC)
 
     def stop(self):
+        """Stop taking messages; let running nodes finish for graceful_shutdown_timeout
+        seconds, then stop and hand back the others; unregister."""
         if self._rpc_server is not None:
             self._rpc_server.stop()
+            if not self._wait_idle(CONF.graceful_shutdown_timeout):
+                self._hand_back_running()
+                self._wait_idle(10)
             self._rpc_server.wait()
             self._rpc_server = None
+        self._registration.stop()
+
+    def _wait_idle(self, timeout):
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._running_lock:
+                if not self._running:
+                    return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.05)
+
+    def _hand_back_running(self):
+        with self._running_lock:
+            tasks = [task for tasks in self._running.values() for task in tasks]
+        LOG.info("Stopping: handing back %d running node(s)", len(tasks))
+        for task in tasks:
+            task.reason = rsrc_mod.went_down_reason
+            task.set()
 
     def check_resource(
         self,
@@ -83,7 +125,7 @@ class WorkerService:
             return
         rsrc, stack = loaded
         rsrc.converge = converge
-        rsrc.cancel_event = threading.Event()
+        rsrc.cancel_event = Task()
         if stack.current_traversal != current_traversal:
             LOG.debug("Dropping %s of superseded traversal %s", resource_id, current_traversal)
             return
@@ -113,6 +155,20 @@ class WorkerService:
                 converge=converge,
             )
         finally:
+            if rsrc.cancel_event.reason is not None:
+                # stopped by a shutdown: the same message again, for another worker
+                self._client.check_resource(
+                    cnxt,
+                    resource_id,
+                    current_traversal,
+                    data,
+                    is_update,
+                    adopt_stack_data,
+                    converge=converge,
+                    skip_propagate=skip_propagate,
+                    accumulated_failures=accumulated_failures,
+                    abandon=abandon,
+                )
             with self._running_lock:
                 running = self._running[stack.id]
                 running.discard(rsrc.cancel_event)

@@ -1,0 +1,89 @@
+"""The watchdog's choice of nodes to send again: ready (every input in), not propagated
+(its key missing at a requirer's sync point, or at the stack's for a root), and not
+held by a live engine."""
+
+import types
+import uuid
+
+import pytest
+
+from heat_lite.db import api as db_api
+from heat_lite.engine import recovery, sync_point
+from heat_lite.engine import stack as parser
+
+pytestmark = pytest.mark.unit
+
+TRAVERSAL = "t1"
+
+
+class FakeClient:
+    def __init__(self):
+        self.sent = []
+
+    def check_resource(self, cnxt, resource_id, traversal, data, is_update, adopt, **flags):
+        self.sent.append((resource_id, is_update, data["input_data"], flags))
+
+
+@pytest.fixture
+def chain():
+    """a <- b <- c (update nodes), stored; {name: resource id} and the stack."""
+    db_api.configure("sqlite://")
+    db_api.create_schema()
+    tmpl_id = db_api.raw_template_create({"heat_template_version": "2015-04-30"}, {})
+    sid = str(uuid.uuid4())
+    db_api.stack_create(
+        {"id": sid, "name": "s", "raw_template_id": tmpl_id, "disable_rollback": True}
+    )
+    rows = [{"name": n, "stack_id": sid, "action": "INIT", "status": "COMPLETE"} for n in "abc"]
+    ids = dict(zip("abc", db_api.resource_create_many(rows), strict=True))
+    deps = parser.Dependencies()
+    deps.add((ids["a"], True))
+    deps.add((ids["b"], True), (ids["a"], True))
+    deps.add((ids["c"], True), (ids["b"], True))
+    sync_point.create_all(sid, TRAVERSAL, deps.nodes(), {"traversal": {"converge": True}})
+    stack = types.SimpleNamespace(
+        id=sid, current_traversal=TRAVERSAL, context=None, t=types.SimpleNamespace(id=tmpl_id)
+    )
+    yield ids, stack, parser.deps_to_json(deps, TRAVERSAL)
+    db_api.dispose()
+
+
+def _report(node, to):
+    db_api.sync_point_add_input([to], TRAVERSAL, True, sync_point.serialize_input_data({node: {}}))
+
+
+def _resend(stack, current_deps, alive=lambda engine_id: False):
+    client = FakeClient()
+    points = db_api.sync_point_get_all_by_traversal(stack.id, TRAVERSAL)
+    recovery.resend_ready_nodes(stack, current_deps, points, alive, client)
+    return client.sent
+
+
+def test_the_ready_node_that_did_not_report_is_sent_again(chain):
+    ids, stack, current_deps = chain
+    _report((ids["a"], True), ids["b"])  # a done; b's message was lost
+
+    sent = _resend(stack, current_deps)
+
+    assert [(rid, is_update) for rid, is_update, _data, _flags in sent] == [(ids["b"], True)]
+    _rid, _up, input_data, flags = sent[0]
+    assert input_data == {sync_point.make_key((ids["a"], True)): {}}
+    assert flags["converge"] is True  # the traversal's flags come along
+
+
+def test_a_leaf_is_ready_and_a_root_reports_to_the_stack(chain):
+    ids, stack, current_deps = chain
+    assert [s[0] for s in _resend(stack, current_deps)] == [ids["a"]]
+    _report((ids["a"], True), ids["b"])
+    _report((ids["b"], True), ids["c"])
+    assert [s[0] for s in _resend(stack, current_deps)] == [ids["c"]]
+    _report((ids["c"], True), stack.id)
+    assert _resend(stack, current_deps) == []
+
+
+def test_a_node_held_by_a_live_engine_is_left_alone(chain):
+    ids, stack, current_deps = chain
+    db_api.resource_update(ids["a"], {"engine_id": "e-live"}, 0)
+
+    assert _resend(stack, current_deps, alive=lambda engine_id: engine_id == "e-live") == []
+    assert [s[0] for s in _resend(stack, current_deps, alive=lambda e: False)] == [ids["a"]]
