@@ -104,6 +104,7 @@ def create_object(req, collection):
         obj = svc.create_loadbalancer(body.pop("name", ""), **body)
     else:
         lb_id = _loadbalancer_of(req, entity, body)
+        body.pop("loadbalancer_id", None)
         if not lb_id:
             raise exception.BadRequest("Invalid input for field/attribute loadbalancer_id.")
         obj = svc.create_child(entity, body.pop("name", ""), lb_id, **body)
