@@ -156,7 +156,15 @@ def delete_member(req, pool_id, member_id):
     return 204, None
 
 
-service = router.Service(
+class _LoadBalancerService(router.Service):
+    def dispatch(self, raw, segments):
+        """Octavia answers under /v2 and /v2.0 alike."""
+        if segments[:1] == ["v2.0"]:
+            segments = ["v2"] + segments[1:]
+        return super().dispatch(raw, segments)
+
+
+service = _LoadBalancerService(
     "load-balancer",
     routes=[
         ("GET", "", versions),

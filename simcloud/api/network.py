@@ -97,8 +97,13 @@ def _time(value):
     return value
 
 
-def view(obj):
-    body = {k: v for k, v in obj.items() if k not in ("project_id", "created_at", "updated_at")}
+# Neutron objects without a name (a floating IP's "name" is its address in openstacksdk)
+_NAMELESS = ("floatingip", "security_group_rule")
+
+
+def view(obj, entity=None):
+    hidden = ("project_id", "created_at", "updated_at") + (("name",) if entity in _NAMELESS else ())
+    body = {k: v for k, v in obj.items() if k not in hidden}
     body.update(
         tenant_id=obj["project_id"],
         project_id=obj["project_id"],
@@ -134,7 +139,7 @@ def _fields(body, params):
 
 def render_list(req, entity, objs):
     collection, _ = NAMES[entity]
-    bodies = [view(o) for o in objs]
+    bodies = [view(o, entity) for o in objs]
     bodies = [b for b in bodies if _matches(b, req.params)]
     page, more = router.paginate(bodies, req.params)
     body = {collection: [_fields(b, req.params) for b in page]}
@@ -152,7 +157,7 @@ def render_list(req, entity, objs):
 
 
 def render(entity, obj, status=200):
-    return status, {NAMES[entity][1]: view(obj)}
+    return status, {NAMES[entity][1]: view(obj, entity)}
 
 
 def _svc(req):

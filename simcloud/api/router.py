@@ -18,6 +18,7 @@ dict for JSON, None for no body) or a webob Response; it raises simcloud's excep
 (common/exception.py) for errors, which the service renders in its own format.
 """
 
+import datetime
 import json
 import logging
 import time
@@ -141,12 +142,18 @@ def keystone_error(exc):
     return response
 
 
+def _json_default(value):
+    if isinstance(value, datetime.datetime):
+        return value.strftime("%Y-%m-%dT%H:%M:%SZ")
+    raise TypeError("%r is not JSON serializable" % type(value))
+
+
 def json_response(status, body, headers=None):
     response = webob.Response(status=status, headerlist=[])
     if body is not None:
         response.content_type = "application/json"
         response.charset = None
-        response.body = json.dumps(body).encode()
+        response.body = json.dumps(body, default=_json_default).encode()
     for key, value in (headers or {}).items():
         response.headers[key] = value
     return response
