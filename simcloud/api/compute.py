@@ -201,6 +201,47 @@ def update_server(req, server_id):
     return 200, {"server": views.server(req, compute.show_server(server_id))}
 
 
+def show_metadata(req, server_id):
+    server = nova.NovaService(req.context).show("server", server_id)
+    return 200, {"metadata": server.get("metadata") or {}}
+
+
+def replace_metadata(req, server_id):
+    compute = nova.NovaService(req.context)
+    compute.show("server", server_id)
+    metadata = req.body.get("metadata") if isinstance(req.body, dict) else None
+    if not isinstance(metadata, dict):
+        raise _bad("Malformed request body. metadata must be object")
+    compute.update("server", server_id, metadata={k: str(v) for k, v in metadata.items()})
+    return 200, {"metadata": metadata}
+
+
+def update_metadata(req, server_id):
+    compute = nova.NovaService(req.context)
+    server = compute.show("server", server_id)
+    metadata = req.body.get("metadata") if isinstance(req.body, dict) else None
+    if not isinstance(metadata, dict):
+        raise _bad("Malformed request body. metadata must be object")
+    merged = dict(server.get("metadata") or {}, **{k: str(v) for k, v in metadata.items()})
+    compute.update("server", server_id, metadata=merged)
+    return 200, {"metadata": merged}
+
+
+def show_tags(req, server_id):
+    server = nova.NovaService(req.context).show("server", server_id)
+    return 200, {"tags": server.get("tags") or []}
+
+
+def replace_tags(req, server_id):
+    compute = nova.NovaService(req.context)
+    compute.show("server", server_id)
+    tags = req.body.get("tags") if isinstance(req.body, dict) else None
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        raise _bad("Invalid input for field/attribute tags.")
+    compute.update("server", server_id, tags=tags)
+    return 200, {"tags": tags}
+
+
 def delete_server(req, server_id):
     nova.NovaService(req.context).delete_server(server_id)
     return 204, None
@@ -440,6 +481,11 @@ service = router.Service(
         ("PUT", S, update_server),
         ("DELETE", S, delete_server),
         ("POST", S + "/action", server_action),
+        ("GET", S + "/metadata", show_metadata),
+        ("PUT", S + "/metadata", replace_metadata),
+        ("POST", S + "/metadata", update_metadata),
+        ("GET", S + "/tags", show_tags),
+        ("PUT", S + "/tags", replace_tags),
         ("GET", S + "/os-interface", list_interfaces),
         ("POST", S + "/os-interface", attach_interface),
         ("DELETE", S + "/os-interface/{port_id}", detach_interface),

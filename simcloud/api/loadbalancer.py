@@ -64,6 +64,39 @@ def _svc(req):
     return octavia.OctaviaService(req.context)
 
 
+def _refs(ids):
+    return [{"id": i} for i in ids if i]
+
+
+def related(svc, entity, obj):
+    """Octavia's lists of related objects (``loadbalancers``, ``listeners``, ``pools``,
+    ``members``) of one object."""
+    oid = obj["id"]
+    if entity == "loadbalancer":
+        return {
+            "listeners": _refs(o["id"] for o in svc.list("listener", loadbalancer_id=oid)),
+            "pools": _refs(o["id"] for o in svc.list("pool", loadbalancer_id=oid)),
+        }
+    if entity == "listener":
+        return {"loadbalancers": _refs([obj.get("loadbalancer_id")])}
+    if entity == "pool":
+        return {
+            "loadbalancers": _refs([obj.get("loadbalancer_id")]),
+            "listeners": _refs([obj.get("listener_id")]),
+            "members": _refs(o["id"] for o in svc.list("member", pool_id=oid)),
+            "healthmonitor_id": next(
+                (o["id"] for o in svc.list("healthmonitor", pool_id=oid)), None
+            ),
+        }
+    if entity == "healthmonitor":
+        return {"pools": _refs([obj.get("pool_id")])}
+    return {}
+
+
+def full_view(svc, entity, obj):
+    return dict(view(obj), **related(svc, entity, obj))
+
+
 def _entity(collection):
     if collection not in COLLECTIONS:
         raise exception.NotFound("The resource could not be found.")
@@ -72,7 +105,8 @@ def _entity(collection):
 
 def list_objects(req, collection):
     entity = _entity(collection)
-    objs = [view(o) for o in _svc(req).list_visible(entity, all_projects=True)]
+    svc = _svc(req)
+    objs = [full_view(svc, entity, o) for o in svc.list_visible(entity, all_projects=True)]
     for key in ("name", "loadbalancer_id", "provisioning_status"):
         if key in req.params:
             objs = [o for o in objs if str(o.get(key)) == req.params[key]]
@@ -108,12 +142,13 @@ def create_object(req, collection):
         if not lb_id:
             raise exception.BadRequest("Invalid input for field/attribute loadbalancer_id.")
         obj = svc.create_child(entity, body.pop("name", ""), lb_id, **body)
-    return 201, {entity: view(obj)}
+    return 201, {entity: full_view(svc, entity, obj)}
 
 
 def show_object(req, collection, obj_id):
     entity = _entity(collection)
-    return 200, {entity: view(_svc(req).show(entity, obj_id))}
+    svc = _svc(req)
+    return 200, {entity: full_view(svc, entity, svc.show(entity, obj_id))}
 
 
 def update_object(req, collection, obj_id):
@@ -121,7 +156,8 @@ def update_object(req, collection, obj_id):
     svc = _svc(req)
     svc.show(entity, obj_id)
     body = dict(req.member(entity))
-    return 200, {entity: view(svc.update(entity, obj_id, name=body.pop("name", None), **body))}
+    obj = svc.update(entity, obj_id, name=body.pop("name", None), **body)
+    return 200, {entity: full_view(svc, entity, obj)}
 
 
 def delete_object(req, collection, obj_id):

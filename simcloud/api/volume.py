@@ -166,6 +166,15 @@ def volume_action(req, volume_id):
         bootable = bool((body["os-set_bootable"] or {}).get("bootable"))
         svc.update("volume", volume_id, bootable="true" if bootable else "false")
         return 200, None
+    if isinstance(body, dict) and "os-retype" in body:
+        new_type = (body["os-retype"] or {}).get("new_type")
+        svc.transition("volume", volume_id, "retyping", volume["status"], volume_type=new_type)
+        return 202, None
+    if isinstance(body, dict) and "os-update_readonly_flag" in body:
+        flag = bool((body["os-update_readonly_flag"] or {}).get("readonly"))
+        metadata = dict(volume.get("metadata") or {}, readonly=str(flag))
+        svc.update("volume", volume_id, metadata=metadata)
+        return 202, None
     raise exception.BadRequest("Invalid volume action.")
 
 

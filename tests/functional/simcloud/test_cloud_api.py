@@ -228,3 +228,57 @@ def test_injection_at_run_time(simcloud):
     simcloud.put("/simcloud/v1/injection", {"injection": {}}, user="demo", status=403)
     reset = simcloud.delete("/simcloud/v1/injection", status=200).json["injection"]
     assert reset["fail_objects"] == [] and reset["build_time"] == 0
+
+
+def test_server_update_calls_heat_makes(simcloud):
+    net, _ = _network(simcloud)
+    server = _server(simcloud, net)
+    path = C + "/servers/" + server["id"]
+    simcloud.put(path, {"server": {"name": "renamed"}}, status=200)
+    simcloud.put(path + "/metadata", {"metadata": {"role": "master"}}, status=200)
+    simcloud.put(path + "/tags", {"tags": ["k8s"]}, status=200)
+    simcloud.post(path + "/action", {"resize": {"flavorRef": "3"}}, status=202)
+    shown = simcloud.get(path, headers={"OpenStack-API-Version": "compute 2.79"}).json["server"]
+    assert (shown["name"], shown["metadata"], shown["tags"]) == (
+        "renamed",
+        {"role": "master"},
+        ["k8s"],
+    )
+    assert shown["flavor"]["original_name"] == "m1.medium"
+    simcloud.post(path + "/action", {"os-stop": None}, status=202)
+    assert simcloud.get(path).json["server"]["status"] == "SHUTOFF"
+    err = simcloud.post(path + "/action", {"fly": {}}, status=400).json
+    assert err["badRequest"]["code"] == 400
+    # interfaces: a port made for the server goes when it is detached
+    port = simcloud.post(
+        C + "/servers/%s/os-interface" % server["id"],
+        {"interfaceAttachment": {"net_id": net["id"]}},
+        status=200,
+    )
+    port_id = port.json["interfaceAttachment"]["port_id"]
+    listed = simcloud.get(C + "/servers/%s/os-interface" % server["id"]).json
+    assert port_id in {i["port_id"] for i in listed["interfaceAttachments"]}
+    simcloud.delete(C + "/servers/%s/os-interface/%s" % (server["id"], port_id), status=202)
+    simcloud.get(N + "/ports/" + port_id, status=404)
+
+
+def test_volume_extend_and_octavia_relations(simcloud):
+    volume = simcloud.post("/volume/v3/volumes", {"volume": {"size": 1}}, status=202).json
+    vid = volume["volume"]["id"]
+    simcloud.post("/volume/v3/volumes/%s/action" % vid, {"os-extend": {"new_size": 2}}, status=202)
+    assert simcloud.get("/volume/v3/volumes/" + vid).json["volume"]["size"] == 2
+    _, subnet = _network(simcloud)
+    lb = simcloud.post(
+        "/load-balancer/v2.0/lbaas/loadbalancers",
+        {"loadbalancer": {"vip_subnet_id": subnet["id"]}},
+        status=201,
+    ).json
+    lb_id = lb["loadbalancer"]["id"]
+    listener = simcloud.post(
+        "/load-balancer/v2/lbaas/listeners",
+        {"listener": {"loadbalancer_id": lb_id, "protocol": "HTTP", "protocol_port": 80}},
+        status=201,
+    ).json
+    assert listener["listener"]["loadbalancers"] == [{"id": lb_id}]
+    shown = simcloud.get("/load-balancer/v2/lbaas/loadbalancers/" + lb_id).json["loadbalancer"]
+    assert shown["listeners"] == [{"id": listener["listener"]["id"]}]
