@@ -11,15 +11,15 @@ from simcloud.api import network_l3, router
 from simcloud.cloud import neutron
 from simcloud.common import exception
 
-# entity of the simulated service -> (collection, member key)
+# entity of the simulated service -> (collection key, member key) of its bodies
 NAMES = {
     "net": ("networks", "network"),
     "subnet": ("subnets", "subnet"),
     "port": ("ports", "port"),
     "router": ("routers", "router"),
     "floatingip": ("floatingips", "floatingip"),
-    "security_group": ("security-groups", "security_group"),
-    "security_group_rule": ("security-group-rules", "security_group_rule"),
+    "security_group": ("security_groups", "security_group"),
+    "security_group_rule": ("security_group_rules", "security_group_rule"),
 }
 EXTENSIONS = (
     "external-net",

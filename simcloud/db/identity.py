@@ -101,6 +101,15 @@ def roles_of(user_id, project_id):
     return db_api.all_rows(stmt)
 
 
+def roles_by_ids(role_ids):
+    """The roles with these ids, in one query."""
+    if not role_ids:
+        return []
+    return db_api.all_rows(
+        sa.select(T_ROLE).where(T_ROLE.c.id.in_(list(role_ids))).order_by(T_ROLE.c.name)
+    )
+
+
 # trusts ------------------------------------------------------------------------------
 
 

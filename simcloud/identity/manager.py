@@ -199,7 +199,7 @@ def delete_trust(ctx, trust_id):
 
 
 def trust_view(trust):
-    roles = [db.get("role", rid) for rid in trust.role_ids or []]
+    roles = db.roles_by_ids(trust.role_ids)
     return {
         "id": trust.id,
         "trustor_user_id": trust.trustor_user_id,

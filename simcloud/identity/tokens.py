@@ -186,8 +186,8 @@ def token_data(row, with_catalog=True):
             "domain": dict(DEFAULT_DOMAIN),
         }
         data["is_domain"] = False
-        roles = [db.get("role", rid) for rid in row.role_ids or []]
-        data["roles"] = [{"id": r.id, "name": r.name} for r in roles if r is not None]
+        roles = db.roles_by_ids(row.role_ids)
+        data["roles"] = [{"id": r.id, "name": r.name} for r in roles]
         if with_catalog:
             data["catalog"] = catalog.build(row.project_id)
     if row.trust_id:
@@ -214,11 +214,10 @@ def context(token):
     row = _token_row(token)
     if row is None:
         raise exception.Unauthorized(UNAUTHORIZED)
-    roles = [db.get("role", rid) for rid in row.role_ids or []]
     return ctx_mod.RequestContext(
         user_id=row.user_id,
         project_id=row.project_id,
-        roles=[r.name for r in roles if r is not None],
+        roles=[r.name for r in db.roles_by_ids(row.role_ids)],
         token=token,
     )
 

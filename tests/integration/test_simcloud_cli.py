@@ -143,3 +143,24 @@ def test_networks_servers_volumes(admin, demo):
 def test_cli_error_format(admin):
     with pytest.raises(cli_mod.CLIError):
         admin("server", "show", "no-such-server")
+
+
+def test_router_floating_ip_security_group_loadbalancer(demo):
+    demo.json("network", "create", "lb-net")
+    subnet = demo.json(
+        "subnet", "create", "--network", "lb-net", "--subnet-range", "10.2.0.0/24", "lb-subnet"
+    )
+    demo.json("router", "create", "--external-gateway", "public", "r1")
+    demo("router", "add", "subnet", "r1", "lb-subnet")
+    assert "r1" in {r["Name"] for r in demo.json("router", "list")}
+    port = demo.json("port", "create", "--network", "lb-net", "p1")
+    fip = demo.json("floating", "ip", "create", "--port", port["id"], "public")
+    assert fip["floating_ip_address"].startswith("172.24.4.")
+    assert fip["id"] in {f["ID"] for f in demo.json("floating", "ip", "list")}
+    assert "default" in {g["Name"] for g in demo.json("security", "group", "list")}
+    lb = demo.json(
+        "loadbalancer", "create", "--name", "lb1", "--vip-subnet-id", subnet["id"], "--wait"
+    )
+    assert lb["provisioning_status"] == "ACTIVE"
+    assert "lb1" in {b["name"] for b in demo.json("loadbalancer", "list")}
+    demo("loadbalancer", "delete", "--wait", "lb1")

@@ -103,6 +103,8 @@ def test_project_scoping(simcloud):
     assert simcloud.get(C + "/servers", user="demo").json["servers"] == []
     names = {n["name"] for n in simcloud.get(N + "/networks", user="demo").json["networks"]}
     assert names == {"public"}
+    groups = simcloud.get(N + "/security-groups", user="demo").json["security_groups"]
+    assert [g["name"] for g in groups] == ["default"]
 
 
 def test_bad_input_in_each_format(simcloud):
