@@ -6,10 +6,8 @@ Microversions as Nova: ``OpenStack-API-Version: compute 2.x`` (or
 from 2.47. Errors are Nova's bodies: ``{"itemNotFound": {"code": 404, "message": ...}}``.
 """
 
-import uuid
-
+from simcloud.api import compute_flavors, router
 from simcloud.api import compute_views as views
-from simcloud.api import router
 from simcloud.cloud import cinder, glance, neutron, nova
 from simcloud.common import exception
 
@@ -339,131 +337,6 @@ def detach_volume(req, server_id, volume_id):
     return 202, None
 
 
-# flavors -----------------------------------------------------------------------------
-
-
-def _flavors(req):
-    compute = nova.NovaService(req.context)
-    flavors = compute.list("flavor")
-    is_public = req.params.get("is_public", "true").lower()
-    if not req.context.is_admin or is_public in ("true", "1", "yes"):
-        flavors = [f for f in flavors if f["is_public"]]
-    elif is_public in ("false", "0", "no"):
-        flavors = [f for f in flavors if not f["is_public"]]
-    for key, attr in (("minRam", "ram"), ("minDisk", "disk")):
-        if key in req.params:
-            flavors = [f for f in flavors if f[attr] >= int(req.params[key])]
-    return router.paginate(flavors, req.params)[0]
-
-
-def list_flavors(req):
-    return 200, {"flavors": [views.flavor_brief(req, f) for f in _flavors(req)]}
-
-
-def list_flavors_detail(req):
-    return 200, {"flavors": [views.flavor(req, f) for f in _flavors(req)]}
-
-
-def show_flavor(req, flavor_id):
-    flavor = nova.NovaService(req.context).get("flavor", flavor_id)
-    if flavor is None:
-        raise exception.NotFound("Flavor %s could not be found." % flavor_id)
-    return 200, {"flavor": views.flavor(req, flavor)}
-
-
-def create_flavor(req):
-    if not req.context.is_admin:
-        raise exception.Forbidden(
-            "Policy doesn't allow os_compute_api:os-flavor-manage:create to be performed."
-        )
-    body = req.member("flavor")
-    try:
-        args = [int(body[k]) for k in ("vcpus", "ram", "disk")]
-    except (KeyError, TypeError, ValueError):
-        raise _bad("Invalid input for field/attribute flavor: vcpus, ram and disk are required.")
-    flavor = nova.NovaService(req.context).create_flavor(
-        body.get("name"),
-        str(body.get("id") or uuid.uuid4()),
-        *args,
-        is_public=bool(body.get("os-flavor-access:is_public", True)),
-        description=body.get("description"),
-    )
-    return 200, {"flavor": views.flavor(req, flavor)}
-
-
-def delete_flavor(req, flavor_id):
-    if not req.context.is_admin:
-        raise exception.Forbidden(
-            "Policy doesn't allow os_compute_api:os-flavor-manage:delete to be performed."
-        )
-    compute = nova.NovaService(req.context)
-    if compute.get("flavor", flavor_id) is None:
-        raise exception.NotFound("Flavor %s could not be found." % flavor_id)
-    compute.delete("flavor", flavor_id)
-    return 202, None
-
-
-def flavor_extra_specs(req, flavor_id):
-    show_flavor(req, flavor_id)
-    flavor = nova.NovaService(req.context).get("flavor", flavor_id)
-    return 200, {"extra_specs": flavor.get("extra_specs") or {}}
-
-
-# keypairs and server groups ----------------------------------------------------------
-
-
-def list_keypairs(req):
-    keys = nova.NovaService(req.context).keypairs()
-    return 200, {"keypairs": [{"keypair": views.keypair(req, k, brief=True)} for k in keys]}
-
-
-def show_keypair(req, name):
-    return 200, {"keypair": views.keypair(req, nova.NovaService(req.context).get_keypair(name))}
-
-
-def create_keypair(req):
-    body = req.member("keypair")
-    if not isinstance(body.get("name"), str) or not body["name"].strip():
-        raise _bad("Invalid input for field/attribute name.")
-    key = nova.NovaService(req.context).create_keypair(
-        body["name"], body.get("public_key"), body.get("type") or "ssh"
-    )
-    return (201 if req.version_at_least("2.2") else 200), {"keypair": views.keypair(req, key)}
-
-
-def delete_keypair(req, name):
-    nova.NovaService(req.context).delete_keypair(name)
-    return (204 if req.version_at_least("2.2") else 202), None
-
-
-def list_server_groups(req):
-    groups = nova.NovaService(req.context).list_visible("server_group")
-    return 200, {"server_groups": [views.server_group(req, g) for g in groups]}
-
-
-def create_server_group(req):
-    body = req.member("server_group")
-    policies = body.get("policies") or ([body["policy"]] if body.get("policy") else None)
-    if not body.get("name") or not policies:
-        raise _bad("Invalid input for field/attribute server_group.")
-    group = nova.NovaService(req.context).create_server_group(
-        body["name"], policies, body.get("rules")
-    )
-    return 200, {"server_group": views.server_group(req, group)}
-
-
-def show_server_group(req, group_id):
-    group = nova.NovaService(req.context).show("server_group", group_id)
-    return 200, {"server_group": views.server_group(req, group)}
-
-
-def delete_server_group(req, group_id):
-    compute = nova.NovaService(req.context)
-    compute.show("server_group", group_id)
-    compute.delete("server_group", group_id)
-    return 204, None
-
-
 def limits(req):
     return 200, {"limits": {"rate": [], "absolute": views.absolute_limits(req)}}
 
@@ -493,20 +366,20 @@ service = router.Service(
         ("POST", S + "/os-volume_attachments", attach_volume),
         ("GET", S + "/os-volume_attachments/{volume_id}", show_volume_attachment),
         ("DELETE", S + "/os-volume_attachments/{volume_id}", detach_volume),
-        ("GET", "v2.1/flavors", list_flavors),
-        ("POST", "v2.1/flavors", create_flavor),
-        ("GET", "v2.1/flavors/detail", list_flavors_detail),
-        ("GET", "v2.1/flavors/{flavor_id}", show_flavor),
-        ("DELETE", "v2.1/flavors/{flavor_id}", delete_flavor),
-        ("GET", "v2.1/flavors/{flavor_id}/os-extra_specs", flavor_extra_specs),
-        ("GET", "v2.1/os-keypairs", list_keypairs),
-        ("POST", "v2.1/os-keypairs", create_keypair),
-        ("GET", "v2.1/os-keypairs/{name}", show_keypair),
-        ("DELETE", "v2.1/os-keypairs/{name}", delete_keypair),
-        ("GET", "v2.1/os-server-groups", list_server_groups),
-        ("POST", "v2.1/os-server-groups", create_server_group),
-        ("GET", "v2.1/os-server-groups/{group_id}", show_server_group),
-        ("DELETE", "v2.1/os-server-groups/{group_id}", delete_server_group),
+        ("GET", "v2.1/flavors", compute_flavors.list_flavors),
+        ("POST", "v2.1/flavors", compute_flavors.create_flavor),
+        ("GET", "v2.1/flavors/detail", compute_flavors.list_flavors_detail),
+        ("GET", "v2.1/flavors/{flavor_id}", compute_flavors.show_flavor),
+        ("DELETE", "v2.1/flavors/{flavor_id}", compute_flavors.delete_flavor),
+        ("GET", "v2.1/flavors/{flavor_id}/os-extra_specs", compute_flavors.flavor_extra_specs),
+        ("GET", "v2.1/os-keypairs", compute_flavors.list_keypairs),
+        ("POST", "v2.1/os-keypairs", compute_flavors.create_keypair),
+        ("GET", "v2.1/os-keypairs/{name}", compute_flavors.show_keypair),
+        ("DELETE", "v2.1/os-keypairs/{name}", compute_flavors.delete_keypair),
+        ("GET", "v2.1/os-server-groups", compute_flavors.list_server_groups),
+        ("POST", "v2.1/os-server-groups", compute_flavors.create_server_group),
+        ("GET", "v2.1/os-server-groups/{group_id}", compute_flavors.show_server_group),
+        ("DELETE", "v2.1/os-server-groups/{group_id}", compute_flavors.delete_server_group),
         ("GET", "v2.1/limits", limits),
     ],
     public=[("GET", ""), ("GET", "v2.1")],

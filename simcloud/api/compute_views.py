@@ -2,6 +2,7 @@
 attachments, shaped by the request's microversion."""
 
 import datetime
+import re
 
 from simcloud.cloud import nova
 
@@ -21,8 +22,6 @@ def _time(value):
 
 def filter_servers(servers, params):
     """Nova's list filters: name (a regular expression), status, image, flavor."""
-    import re
-
     name = params.get("name")
     if name:
         try:

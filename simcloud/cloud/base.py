@@ -15,6 +15,7 @@ found", as the real services answer.
     svc = SimService(ctx)
     obj = svc.create('server', 'vm1', {'flavor': {'id': '2'}}, building='BUILD')
     svc.show('server', obj['id'])['status']        # 'ACTIVE' (build_time 0)
+    svc.list_visible('server')                     # the caller's project's servers
 """
 
 import datetime
@@ -164,18 +165,3 @@ class SimService:
         """Remove the object; NotFound if it was gone already."""
         if not obj_id or not db.delete(obj_id):
             raise self.not_found(entity, obj_id)
-
-    def find(self, entity, name_or_id):
-        """The visible object with that id, else the only visible one with that name."""
-        obj = self.get(entity, name_or_id) if name_or_id else None
-        if obj is not None and self.can_see(obj):
-            return obj
-        matches = self.list_visible(entity, name=name_or_id)
-        if len(matches) > 1:
-            raise exception.Conflict(
-                "Multiple %s matches found for name '%s', use an ID to be more specific."
-                % (self.entity_names.get(entity, entity), name_or_id)
-            )
-        if not matches:
-            raise self.not_found(entity, name_or_id)
-        return matches[0]

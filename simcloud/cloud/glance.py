@@ -6,7 +6,7 @@ An image is ``queued`` until data is uploaded (then ``active``); seeded images
     glance = GlanceService(ctx)
     img = glance.create_image('fcos', disk_format='qcow2', os_distro='fedora-coreos')
     glance.upload(img['id'], b'...')['status']           # 'active'
-    glance.find('image', 'fedora-coreos-40')['os_distro']  # 'fedora-coreos'
+    glance.show('image', img['id'])['os_distro']       # 'fedora-coreos'
 """
 
 import hashlib

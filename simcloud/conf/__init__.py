@@ -1,4 +1,6 @@
-"""simcloud's configuration options, registered on ``oslo_config.cfg.CONF``.
+"""simcloud's configuration options, on a ConfigOpts of its own (not the global
+``cfg.CONF``: simcloud is another program than heat-lite and magnum-lite, and its
+``[database]`` options must not meet theirs when tests import them in one process).
 
     from simcloud.conf import CONF
     CONF(['--config-file', 'simcloud.conf'], project='simcloud')
@@ -10,7 +12,7 @@
 
 from oslo_config import cfg
 
-CONF = cfg.CONF
+CONF = cfg.ConfigOpts()
 
 api_opts = [
     cfg.StrOpt("bind_host", default="127.0.0.1", help="Address simcloud-api listens on."),

@@ -146,6 +146,8 @@ def _issue(user_id, project_id, role_ids, methods, trust_id=None, audit_from=Non
     if audit_from is not None:
         expires = min(expires, audit_from.expires_at)
     audit_id = base64.urlsafe_b64encode(secrets.token_bytes(16)).decode().rstrip("=")
+    # tokens expired for a day are of no use any more, even with allow_expired
+    db.token_purge_expired(now - datetime.timedelta(days=1))
     db.token_create(
         dict(
             id=_hash(token),
