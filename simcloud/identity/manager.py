@@ -13,7 +13,7 @@ import uuid
 from simcloud.common import exception
 from simcloud.db import api as db_api
 from simcloud.db import identity as db
-from simcloud.identity import passwords
+from simcloud.identity import passwords, tokens
 
 _LABEL = {"project": "project", "user": "user", "role": "role"}
 
@@ -96,16 +96,19 @@ def update(kind, obj_id, body):
     if kind == "user" and body.get("password"):
         values["password_hash"] = passwords.hash_password(body["password"])
         db.token_revoke_user(obj_id)
+        tokens.forget_cached()
     if values and not db.update(kind, obj_id, values):
         raise exception.Conflict("Conflict occurred attempting to store %s." % kind)
     if kind == "user" and values.get("enabled") is False:
         db.token_revoke_user(obj_id)
+        tokens.forget_cached()
     return db.get(kind, obj_id)
 
 
 def delete(kind, obj_id):
     if kind == "user":
         db.token_revoke_user(obj_id)
+        tokens.forget_cached()
     if not db.delete(kind, obj_id):
         raise exception.NotFound("Could not find %s: %s." % (_LABEL[kind], obj_id))
 
@@ -196,6 +199,7 @@ def delete_trust(ctx, trust_id):
     if not ctx.is_admin and ctx.user_id != trust.trustor_user_id:
         raise exception.Forbidden("Only the trustor may delete a trust.")
     db.trust_delete(trust_id)
+    tokens.forget_cached()
 
 
 def trust_view(trust):

@@ -12,6 +12,7 @@ import base64
 import datetime
 import hashlib
 import secrets
+import time
 
 from simcloud.common import context as ctx_mod
 from simcloud.common import exception
@@ -21,6 +22,11 @@ from simcloud.db import identity as db
 from simcloud.identity import catalog, passwords
 
 DEFAULT_DOMAIN = {"id": "default", "name": "Default"}
+# token hash -> (monotonic time cached, RequestContext, expires_at): the services' check of
+# X-Auth-Token costs no query for CONTEXT_TTL seconds (keystonemiddleware caches likewise);
+# any revocation in this process empties it at once
+_CONTEXTS = {}
+CONTEXT_TTL = 10.0
 UNAUTHORIZED = "The request you have made requires authentication."
 
 
@@ -213,18 +219,33 @@ def validate(token, allow_expired=False, with_catalog=True):
 
 def context(token):
     """The RequestContext of a valid token; Unauthorized otherwise."""
+    key = _hash(token) if token else None
+    cached = _CONTEXTS.get(key)
+    now = time.monotonic()
+    if cached is not None and now - cached[0] < CONTEXT_TTL and cached[2] > db_api.utcnow():
+        return cached[1]
     row = _token_row(token)
     if row is None:
         raise exception.Unauthorized(UNAUTHORIZED)
-    return ctx_mod.RequestContext(
+    ctx = ctx_mod.RequestContext(
         user_id=row.user_id,
         project_id=row.project_id,
         roles=[r.name for r in db.roles_by_ids(row.role_ids)],
         token=token,
     )
+    if len(_CONTEXTS) > 10000:
+        _CONTEXTS.clear()
+    _CONTEXTS[key] = (now, ctx, row.expires_at)
+    return ctx
+
+
+def forget_cached():
+    """Tokens were revoked (a token, a user's, a trust's): check every token again."""
+    _CONTEXTS.clear()
 
 
 def revoke(token):
     if _token_row(token) is None:
         raise exception.NotFound("Could not find token: %s." % (token or "")[:8])
     db.token_revoke(_hash(token))
+    forget_cached()

@@ -7,6 +7,7 @@ from simcloud.api import app as wsgi_app
 from simcloud.cloud import injection
 from simcloud.conf import CONF
 from simcloud.db import api as db_api
+from simcloud.identity import tokens
 
 
 @pytest.fixture
@@ -17,6 +18,7 @@ def simcloud():
     db_api.configure("sqlite://")
     db_api.create_schema()
     injection._CACHE["values"] = None
+    tokens.forget_cached()
     try:
         yield Cloud(webtest.TestApp(wsgi_app.setup_app()))
     finally:

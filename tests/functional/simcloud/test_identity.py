@@ -7,6 +7,7 @@ import pytest
 
 from simcloud.db import api as db_api
 from simcloud.db import identity as identity_db
+from simcloud.identity import tokens
 
 pytestmark = pytest.mark.functional
 
@@ -63,6 +64,8 @@ def test_validate_and_revoke(simcloud):
 
 def test_expired_token_is_401(simcloud):
     token = simcloud.token("demo")
+    simcloud.app.get("/compute/v2.1/servers", headers={"X-Auth-Token": token}, status=200)
+    tokens.forget_cached()
     with db_api.transaction() as conn:
         conn.execute(
             identity_db.T_TOKEN.update().values(
