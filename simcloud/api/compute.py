@@ -96,6 +96,21 @@ def _networks(req, requested):
     return plugs
 
 
+def _security_groups(req, body):
+    """Nova's ``security_groups`` ([{'name': name or id}]), each checked in Neutron."""
+    groups = body.get("security_groups") or [{"name": "default"}]
+    if not isinstance(groups, list) or not all(
+        isinstance(g, dict) and isinstance(g.get("name"), str) for g in groups
+    ):
+        raise _bad("Invalid input for field/attribute security_groups.")
+    net = neutron.NeutronService(req.context)
+    try:
+        net.security_group_ids([g["name"] for g in groups])
+    except exception.NotFound as exc:
+        raise _bad(exc.message)
+    return [{"name": g["name"]} for g in groups]
+
+
 def _boot_args(req, body):
     compute = nova.NovaService(req.context)
     name = body.get("name")
@@ -125,9 +140,7 @@ def _boot_args(req, body):
     extra = {
         "key_name": key_name,
         "metadata": body.get("metadata") or {},
-        "security_groups": [
-            {"name": g.get("name")} for g in body.get("security_groups") or [{"name": "default"}]
-        ],
+        "security_groups": _security_groups(req, body),
         "availability_zone": body.get("availability_zone") or "nova",
         "user_data": body.get("user_data"),
         "config_drive": body.get("config_drive") or "",
@@ -145,7 +158,12 @@ def create_server(req):
     hints = (req.body.get("OS-SCH-HNT:scheduler_hints") or {}) if isinstance(req.body, dict) else {}
     group_id = hints.get("group")
     group = compute.show("server_group", group_id) if group_id else None
-    server = compute.create_server(name, image_id, flavor_id, networks=plugs, **extra)
+    group_ids = neutron.NeutronService(req.context).security_group_ids(
+        [g["name"] for g in extra["security_groups"]]
+    )
+    server = compute.create_server(
+        name, image_id, flavor_id, networks=plugs, security_group_ids=group_ids, **extra
+    )
     if group is not None:
         compute.update("server_group", group["id"], members=group["members"] + [server["id"]])
     reply = {

@@ -120,11 +120,6 @@ def make_handlers(render, render_list, update):
 
     # security groups -----------------------------------------------------------------
 
-    def _ensure_default(svc, req):
-        own = svc.list("security_group", name="default", project_id=req.context.project_id)
-        if not own and req.context.project_id:
-            svc.create_security_group("default", "Default security group")
-
     def _group(svc, group):
         group = dict(group)
         group["security_group_rules"] = [
@@ -136,7 +131,7 @@ def make_handlers(render, render_list, update):
 
     def list_groups(req):
         svc = _svc(req)
-        _ensure_default(svc, req)
+        svc.default_security_group()
         groups = [_group(svc, g) for g in svc.list_visible("security_group", all_projects=True)]
         return render_list(req, "security_group", groups)
 

@@ -17,7 +17,7 @@ between its external network and the port's subnet.
 import ipaddress
 import random
 
-from simcloud.cloud import base
+from simcloud.cloud import base, security_groups
 from simcloud.common import exception
 from simcloud.conf import CONF
 from simcloud.db import objects as db
@@ -42,7 +42,7 @@ def _mac():
     return "fa:16:3e:%02x:%02x:%02x" % tuple(random.randint(0, 255) for _ in range(3))
 
 
-class NeutronService(base.SimService):
+class NeutronService(security_groups.SecurityGroups, base.SimService):
     service = "neutron"
     entity_names = {k: v[0] for k, v in _NOT_FOUND.items()}
 
@@ -473,41 +473,3 @@ class NeutronService(base.SimService):
         for port in self.list("port", device_id=fip_id, device_owner=FLOATINGIP_OWNER):
             self.delete("port", port["id"])
         self.delete("floatingip", fip_id)
-
-    # -- security groups ------------------------------------------------------------------
-
-    def create_security_group(self, name, description=""):
-        group = self.create("security_group", name, {"description": description or ""})
-        for ethertype in ("IPv4", "IPv6"):
-            self.create_security_group_rule(group["id"], direction="egress", ethertype=ethertype)
-        return self.show_security_group(group["id"])
-
-    def show_security_group(self, group_id):
-        group = self.show("security_group", group_id)
-        group["security_group_rules"] = self.list("security_group_rule", security_group_id=group_id)
-        return group
-
-    def create_security_group_rule(self, security_group_id, **rule):
-        self.show("security_group", security_group_id)
-        rule.setdefault("ethertype", "IPv4")
-        for key in (
-            "protocol",
-            "port_range_min",
-            "port_range_max",
-            "remote_ip_prefix",
-            "remote_group_id",
-        ):
-            rule.setdefault(key, None)
-        rule["security_group_id"] = security_group_id
-        return self.create("security_group_rule", "", rule)
-
-    def delete_security_group(self, group_id):
-        self.show("security_group", group_id)
-        for port in self.list("port"):
-            if group_id in (port.get("security_groups") or []):
-                raise exception.Conflict(
-                    "Security Group %s in use." % group_id, neutron_type="SecurityGroupInUse"
-                )
-        for rule in self.list("security_group_rule", security_group_id=group_id):
-            self.delete("security_group_rule", rule["id"])
-        self.delete("security_group", group_id)

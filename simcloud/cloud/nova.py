@@ -112,8 +112,9 @@ class NovaService(base.SimService):
 
     # -- servers ----------------------------------------------------------------------------
 
-    def create_server(self, name, image_id, flavor_id, networks=(), **extra):
-        """Boot a server; ``networks``: [{'port': id} | {'uuid': net_id, 'fixed_ip': ip}]."""
+    def create_server(self, name, image_id, flavor_id, networks=(), security_group_ids=(), **extra):
+        """Boot a server; ``networks``: [{'port': id} | {'uuid': net_id, 'fixed_ip': ip}];
+        the ports made for it get ``security_group_ids``."""
         flavor = self.get_flavor(flavor_id)
         props = dict(
             extra,
@@ -125,7 +126,7 @@ class NovaService(base.SimService):
         )
         server = self.create("server", name, props, building=BUILD, ready=ACTIVE, failed=ERROR)
         try:
-            self._plug(server["id"], networks)
+            self._plug(server["id"], networks, security_group_ids)
         except Exception:
             self.delete_server(server["id"])
             raise
@@ -174,7 +175,7 @@ class NovaService(base.SimService):
         net.release_device(server_id)
         self._plug(server_id, networks)
 
-    def _plug(self, server_id, networks):
+    def _plug(self, server_id, networks, security_group_ids=()):
         net = neutron.NeutronService(self.context)
         for nic in networks:
             if nic.get("port"):
@@ -185,6 +186,7 @@ class NovaService(base.SimService):
                     fixed_ip=nic.get("fixed_ip"),
                     device_id=server_id,
                     device_owner="compute:nova",
+                    security_groups=list(security_group_ids),
                 )
 
     def delete_server(self, server_id):

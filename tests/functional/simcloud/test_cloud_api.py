@@ -284,3 +284,25 @@ def test_volume_extend_and_octavia_relations(simcloud):
     assert listener["listener"]["loadbalancers"] == [{"id": lb_id}]
     shown = simcloud.get("/load-balancer/v2/lbaas/loadbalancers/" + lb_id).json["loadbalancer"]
     assert shown["listeners"] == [{"id": listener["listener"]["id"]}]
+
+
+def test_server_security_groups(simcloud):
+    net, _ = _network(simcloud)
+    group = simcloud.post(
+        N + "/security-groups", {"security_group": {"name": "web"}}, status=201
+    ).json["security_group"]
+    body = {
+        "server": {
+            "name": "vm",
+            "imageRef": _image_id(simcloud),
+            "flavorRef": "1",
+            "networks": [{"uuid": net["id"]}],
+            "security_groups": [{"name": "web"}, {"name": "default"}],
+        }
+    }
+    server = simcloud.post(C + "/servers", body, status=202).json["server"]
+    port = simcloud.get(N + "/ports?device_id=" + server["id"]).json["ports"][0]
+    assert group["id"] in port["security_groups"] and len(port["security_groups"]) == 2
+    body["server"]["security_groups"] = [{"name": "nope"}]
+    err = simcloud.post(C + "/servers", body, status=400).json["badRequest"]
+    assert "Security group nope not found" in err["message"]
