@@ -173,9 +173,93 @@ def _body(req, entity):
     return req.member(NAMES[entity][1])
 
 
-def _common(body):
-    """Attributes every Neutron object may be given at create."""
-    return {k: body[k] for k in ("description", "tags") if k in body}
+_COMMON = ("name", "description", "tags", "tenant_id", "project_id")
+# what each object may be given at create (Neutron refuses any other attribute)
+ATTRIBUTES = {
+    "net": _COMMON
+    + (
+        "admin_state_up",
+        "shared",
+        "router:external",
+        "mtu",
+        "port_security_enabled",
+        "dns_domain",
+        "qos_policy_id",
+        "availability_zone_hints",
+        "is_default",
+        "segments",
+        "provider:network_type",
+        "provider:physical_network",
+        "provider:segmentation_id",
+    ),
+    "subnet": _COMMON
+    + (
+        "network_id",
+        "cidr",
+        "ip_version",
+        "gateway_ip",
+        "allocation_pools",
+        "enable_dhcp",
+        "dns_nameservers",
+        "host_routes",
+        "ipv6_address_mode",
+        "ipv6_ra_mode",
+        "subnetpool_id",
+        "prefixlen",
+        "segment_id",
+        "service_types",
+        "use_default_subnetpool",
+        "dns_publish_fixed_ip",
+    ),
+    "port": _COMMON
+    + (
+        "network_id",
+        "fixed_ips",
+        "mac_address",
+        "admin_state_up",
+        "security_groups",
+        "allowed_address_pairs",
+        "binding:vnic_type",
+        "binding:host_id",
+        "binding:profile",
+        "port_security_enabled",
+        "device_owner",
+        "device_id",
+        "qos_policy_id",
+        "dns_name",
+        "dns_domain",
+        "extra_dhcp_opts",
+        "propagate_uplink_status",
+    ),
+}
+# set once, at create
+IMMUTABLE = (
+    "network_id",
+    "cidr",
+    "ip_version",
+    "tenant_id",
+    "project_id",
+    "router:external",
+    "subnetpool_id",
+    "prefixlen",
+    "use_default_subnetpool",
+)
+
+
+def _check_attributes(entity, body, update=False):
+    """Neutron's 400 for an attribute it does not know (or may not change)."""
+    allowed = set(ATTRIBUTES[entity]) - (set(IMMUTABLE) if update else set())
+    unknown = sorted(k for k in body if k not in allowed)
+    if unknown:
+        if update and unknown[0] in IMMUTABLE:
+            raise exception.BadRequest("Cannot update read-only attribute %s" % unknown[0])
+        raise exception.BadRequest("Unrecognized attribute(s) '%s'" % ", ".join(unknown))
+
+
+def _extras(entity, body, taken=()):
+    """The given attributes that are stored as they are."""
+    skip = set(taken) | {"name", "tenant_id", "project_id"}
+    return {k: v for k, v in body.items() if k in ATTRIBUTES[entity] and k not in skip}
 
 
 # networks ----------------------------------------------------------------------------
@@ -187,32 +271,34 @@ def list_networks(req):
 
 def create_network(req):
     body = _body(req, "net")
+    _check_attributes("net", body)
     external = bool(body.get("router:external", False))
     if external and not req.context.is_admin:
         raise exception.Forbidden(
             "(rule:create_network and rule:create_network:router:external) is disallowed by policy",
             neutron_type="PolicyNotAuthorized",
         )
-    props = dict(
-        _common(body),
-        admin_state_up=body.get("admin_state_up", True),
-        port_security_enabled=body.get("port_security_enabled", True),
-    )
+    props = _extras("net", body, taken=("router:external", "shared"))
+    props.setdefault("admin_state_up", True)
+    props.setdefault("port_security_enabled", True)
+    props.setdefault("availability_zone_hints", [])
     props["availability_zones"] = ["nova"]
-    props["availability_zone_hints"] = []
     net = _svc(req)._store_net(
         body.get("name") or "", external=external, shared=bool(body.get("shared", False)), **props
     )
     return render("net", net, 201)
 
 
-def _update(req, entity, obj_id, allowed):
+def _update(req, entity, obj_id, allowed=None):
     svc = _svc(req)
     svc.show(entity, obj_id)
     body = _body(req, entity)
-    bad = [k for k in body if k not in allowed and k != "name"]
-    if bad:
-        raise exception.BadRequest("Cannot update read-only attribute %s" % bad[0])
+    if allowed is None:
+        _check_attributes(entity, body, update=True)
+    else:
+        bad = [k for k in body if k not in allowed and k != "name"]
+        if bad:
+            raise exception.BadRequest("Unrecognized attribute(s) '%s'" % ", ".join(bad))
     props = {k: v for k, v in body.items() if k != "name"}
     return render(entity, svc.update(entity, obj_id, name=body.get("name"), **props))
 
@@ -225,12 +311,7 @@ def show(entity):
 
 
 def update_network(req, obj_id):
-    return _update(
-        req,
-        "net",
-        obj_id,
-        ("admin_state_up", "description", "shared", "mtu", "port_security_enabled", "tags"),
-    )
+    return _update(req, "net", obj_id)
 
 
 def delete_network(req, obj_id):
@@ -247,6 +328,7 @@ def list_subnets(req):
 
 def create_subnet(req):
     body = _body(req, "subnet")
+    _check_attributes("subnet", body)
     if not body.get("network_id"):
         raise exception.BadRequest(
             "Failed to parse request. Required attribute 'network_id' not specified"
@@ -259,37 +341,13 @@ def create_subnet(req):
         raise exception.NotFound(
             "Network %s could not be found." % net["id"], neutron_type="NetworkNotFound"
         )
-    props = _common(body)
-    for key in (
-        "gateway_ip",
-        "allocation_pools",
-        "enable_dhcp",
-        "dns_nameservers",
-        "host_routes",
-        "ipv6_address_mode",
-        "ipv6_ra_mode",
-    ):
-        if key in body:
-            props[key] = body[key]
+    props = _extras("subnet", body, taken=("network_id", "cidr"))
     subnet = svc.create_subnet(body["network_id"], body["cidr"], body.get("name"), **props)
     return render("subnet", subnet, 201)
 
 
 def update_subnet(req, obj_id):
-    return _update(
-        req,
-        "subnet",
-        obj_id,
-        (
-            "gateway_ip",
-            "enable_dhcp",
-            "dns_nameservers",
-            "allocation_pools",
-            "host_routes",
-            "description",
-            "tags",
-        ),
-    )
+    return _update(req, "subnet", obj_id)
 
 
 def delete_subnet(req, obj_id):
@@ -306,23 +364,12 @@ def list_ports(req):
 
 def create_port(req):
     body = _body(req, "port")
+    _check_attributes("port", body)
     if not body.get("network_id"):
         raise exception.BadRequest(
             "Failed to parse request. Required attribute 'network_id' not specified"
         )
-    props = _common(body)
-    for key in (
-        "mac_address",
-        "admin_state_up",
-        "security_groups",
-        "allowed_address_pairs",
-        "binding:vnic_type",
-        "port_security_enabled",
-        "device_owner",
-        "device_id",
-    ):
-        if key in body:
-            props[key] = body[key]
+    props = _extras("port", body, taken=("network_id", "fixed_ips"))
     port = _svc(req).create_port(
         body["network_id"], name=body.get("name"), fixed_ips=body.get("fixed_ips"), **props
     )
@@ -333,6 +380,7 @@ def update_port(req, obj_id):
     svc = _svc(req)
     svc.show("port", obj_id)
     body = _body(req, "port")
+    _check_attributes("port", body, update=True)
     props = {k: v for k, v in body.items() if k != "name"}
     if "name" in body:
         svc.update("port", obj_id, name=body["name"] or "")

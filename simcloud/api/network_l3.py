@@ -110,8 +110,9 @@ def make_handlers(render, render_list, update):
         body = _member(req, "floatingip")
         if "port_id" in body:
             svc.update_floatingip(obj_id, body["port_id"], body.get("fixed_ip_address"))
-        if "description" in body:
-            svc.update("floatingip", obj_id, description=body["description"])
+        extras = {k: body[k] for k in ("description", "dns_name", "dns_domain") if k in body}
+        if extras:
+            svc.update("floatingip", obj_id, **extras)
         return render("floatingip", svc.show("floatingip", obj_id))
 
     def delete_floatingip(req, obj_id):
@@ -139,6 +140,8 @@ def make_handlers(render, render_list, update):
         body = _member(req, "security_group")
         svc = _svc(req)
         group = svc.create_security_group(body.get("name") or "", body.get("description"))
+        if "stateful" in body:
+            group = svc.update("security_group", group["id"], stateful=bool(body["stateful"]))
         return render("security_group", _group(svc, group), 201)
 
     def show_group(req, obj_id):

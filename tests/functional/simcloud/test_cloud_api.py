@@ -306,3 +306,17 @@ def test_server_security_groups(simcloud):
     body["server"]["security_groups"] = [{"name": "nope"}]
     err = simcloud.post(C + "/servers", body, status=400).json["badRequest"]
     assert "Security group nope not found" in err["message"]
+
+
+def test_neutron_attributes(simcloud):
+    body = {"network": {"name": "n", "dns_domain": "example.org.", "qos_policy_id": None}}
+    net = simcloud.post(N + "/networks", body, status=201).json["network"]
+    assert net["dns_domain"] == "example.org."
+    err = simcloud.post(N + "/networks", {"network": {"bogus": 1}}, status=400).json
+    assert err["NeutronError"]["message"] == "Unrecognized attribute(s) 'bogus'"
+    simcloud.put(N + "/networks/" + net["id"], {"network": {"mtu": 1400}}, status=200)
+    err = simcloud.put(
+        N + "/networks/" + net["id"], {"network": {"router:external": True}}, status=400
+    ).json
+    assert "read-only" in err["NeutronError"]["message"]
+    assert simcloud.get(N + "/networks/" + net["id"]).json["network"]["mtu"] == 1400
