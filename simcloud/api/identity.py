@@ -8,6 +8,7 @@ body ``{"error": {"code", "message", "title"}}``.
 
 from simcloud.api import router
 from simcloud.common import exception
+from simcloud.conf import CONF
 from simcloud.db import identity as db
 from simcloud.identity import catalog, manager, tokens
 
@@ -272,6 +273,16 @@ def list_endpoints(req):
     return 200, {"endpoints": result, "links": _links(req, "endpoints")}
 
 
+def list_regions(req):
+    region = {
+        "id": CONF.identity.region,
+        "description": "",
+        "parent_region_id": None,
+        "links": _links(req, "regions/" + CONF.identity.region),
+    }
+    return 200, {"regions": [region], "links": _links(req, "regions")}
+
+
 # trusts ------------------------------------------------------------------------------
 
 
@@ -322,6 +333,7 @@ service = router.Service(
         ("GET", "v3/domains/{domain_id}", show_domain),
         ("GET", "v3/services", list_services),
         ("GET", "v3/endpoints", list_endpoints),
+        ("GET", "v3/regions", list_regions),
         ("POST", "v3/OS-TRUST/trusts", create_trust),
         ("GET", "v3/OS-TRUST/trusts", list_trusts),
         ("GET", "v3/OS-TRUST/trusts/{trust_id}", show_trust),

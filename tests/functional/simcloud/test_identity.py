@@ -148,3 +148,11 @@ def test_trust_scoped_token(simcloud):
         status=401,
     )
     simcloud.app.post_json("/identity/v3/auth/tokens", body, status=401)
+
+
+def test_services_endpoints_regions(simcloud):
+    services = simcloud.get("/identity/v3/services", status=200).json["services"]
+    assert {"identity", "orchestration", "container-infra"} <= {s["type"] for s in services}
+    endpoints = simcloud.get("/identity/v3/endpoints", status=200).json["endpoints"]
+    assert {e["interface"] for e in endpoints} == {"public", "internal", "admin"}
+    assert simcloud.get("/identity/v3/regions").json["regions"][0]["id"] == "RegionOne"
