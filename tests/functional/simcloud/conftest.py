@@ -1,5 +1,7 @@
 """simcloud-api in process (webtest) on an in-memory SQLite database, seeded."""
 
+import logging
+
 import pytest
 import webtest
 
@@ -8,6 +10,15 @@ from simcloud.cloud import injection
 from simcloud.conf import CONF
 from simcloud.db import api as db_api
 from simcloud.identity import tokens
+
+
+class _Errors(logging.Handler):
+    def __init__(self):
+        super().__init__(level=logging.ERROR)
+        self.records = []
+
+    def emit(self, record):
+        self.records.append(record)
 
 
 @pytest.fixture
@@ -19,9 +30,14 @@ def simcloud():
     db_api.create_schema()
     injection._CACHE["values"] = None
     tokens.forget_cached()
+    errors = _Errors()
+    logging.getLogger("simcloud").addHandler(errors)
     try:
         yield Cloud(webtest.TestApp(wsgi_app.setup_app()))
+        # a traceback logged by the app fails the test
+        assert not errors.records, [r.getMessage() for r in errors.records]
     finally:
+        logging.getLogger("simcloud").removeHandler(errors)
         injection._CACHE["values"] = None
         db_api.dispose()
         CONF.reset()
