@@ -170,7 +170,8 @@ def keypair(req, key, brief=False):
     if not brief:
         body.update(
             user_id=key.get("user_id"),
-            id=key["id"],
+            # Nova's keypair id is an integer (the API names keypairs by name)
+            id=int(key["id"].replace("-", "")[:7], 16),
             created_at=_time(key.get("created_at")),
             deleted=False,
             deleted_at=None,
