@@ -162,10 +162,17 @@ def update_object(req, collection, obj_id):
 
 def delete_object(req, collection, obj_id):
     entity = _entity(collection)
-    if entity == "loadbalancer":
-        _svc(req).delete_loadbalancer(obj_id)
+    svc = _svc(req)
+    if entity == "loadbalancer" and req.params.get("cascade", "").lower() == "true":
+        svc.show("loadbalancer", obj_id)
+        for child in ("listener", "pool"):
+            for obj in svc.list(child, loadbalancer_id=obj_id):
+                svc.delete_child(child, obj["id"])
+        svc.delete_loadbalancer(obj_id)
+    elif entity == "loadbalancer":
+        svc.delete_loadbalancer(obj_id)
     else:
-        _svc(req).delete_child(entity, obj_id)
+        svc.delete_child(entity, obj_id)
     return 204, None
 
 
@@ -185,6 +192,14 @@ def create_member(req, pool_id):
 
 def show_member(req, pool_id, member_id):
     return 200, {"member": view(_svc(req).show("member", member_id))}
+
+
+def update_member(req, pool_id, member_id):
+    svc = _svc(req)
+    svc.show("member", member_id)
+    body = dict(req.member("member"))
+    member = svc.update("member", member_id, name=body.pop("name", None), **body)
+    return 200, {"member": view(member)}
 
 
 def delete_member(req, pool_id, member_id):
@@ -208,6 +223,7 @@ service = _LoadBalancerService(
         ("GET", "v2/lbaas/pools/{pool_id}/members", list_members),
         ("POST", "v2/lbaas/pools/{pool_id}/members", create_member),
         ("GET", "v2/lbaas/pools/{pool_id}/members/{member_id}", show_member),
+        ("PUT", "v2/lbaas/pools/{pool_id}/members/{member_id}", update_member),
         ("DELETE", "v2/lbaas/pools/{pool_id}/members/{member_id}", delete_member),
         ("GET", "v2/lbaas/{collection}", list_objects),
         ("POST", "v2/lbaas/{collection}", create_object),

@@ -284,6 +284,21 @@ def test_volume_extend_and_octavia_relations(simcloud):
     assert listener["listener"]["loadbalancers"] == [{"id": lb_id}]
     shown = simcloud.get("/load-balancer/v2/lbaas/loadbalancers/" + lb_id).json["loadbalancer"]
     assert shown["listeners"] == [{"id": listener["listener"]["id"]}]
+    pool = simcloud.post(
+        "/load-balancer/v2/lbaas/pools",
+        {"pool": {"loadbalancer_id": lb_id, "protocol": "HTTP", "lb_algorithm": "ROUND_ROBIN"}},
+        status=201,
+    ).json["pool"]
+    member = simcloud.post(
+        "/load-balancer/v2/lbaas/pools/%s/members" % pool["id"],
+        {"member": {"address": "10.0.0.20", "protocol_port": 80}},
+        status=201,
+    ).json["member"]
+    path = "/load-balancer/v2/lbaas/pools/%s/members/%s" % (pool["id"], member["id"])
+    assert simcloud.put(path, {"member": {"weight": 5}}, status=200).json["member"]["weight"] == 5
+    simcloud.delete("/load-balancer/v2/lbaas/loadbalancers/%s?cascade=true" % lb_id, status=204)
+    simcloud.get(path, status=404)
+    simcloud.get("/load-balancer/v2/lbaas/listeners/" + listener["listener"]["id"], status=404)
 
 
 def test_server_security_groups(simcloud):
