@@ -258,6 +258,9 @@ class NeutronService(security_groups.SecurityGroups, base.SimService):
             except Exception:
                 self.update("port", port_id, fixed_ips=port["fixed_ips"])
                 raise
+        if "device_id" in props:
+            # bound to a device: ACTIVE; let go: DOWN
+            self.set_status("port", port_id, ACTIVE if props["device_id"] else DOWN)
         return self.update("port", port_id, **props)
 
     def bind_port(self, port_id, device_id, device_owner="compute:nova"):

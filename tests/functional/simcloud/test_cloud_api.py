@@ -323,6 +323,32 @@ def test_server_security_groups(simcloud):
     assert "Security group nope not found" in err["message"]
 
 
+def test_port_unbound_by_update_goes_down(simcloud):
+    net, _ = _network(simcloud)
+    port = simcloud.post(N + "/ports", {"port": {"network_id": net["id"]}}, status=201).json
+    port_id = port["port"]["id"]
+    assert port["port"]["status"] == "DOWN"
+    body = {
+        "server": {
+            "name": "vm",
+            "imageRef": _image_id(simcloud),
+            "flavorRef": "1",
+            "networks": [{"port": port_id}],
+        }
+    }
+    server = simcloud.post(C + "/servers", body, status=202).json["server"]
+    shown = simcloud.get(N + "/ports/" + port_id).json["port"]
+    assert (shown["status"], shown["device_id"]) == ("ACTIVE", server["id"])
+    # the port is in use: a second server cannot take it, and is not left behind
+    body["server"]["name"] = "vm2"
+    simcloud.post(C + "/servers", body, status=409)
+    assert [s["name"] for s in simcloud.get(C + "/servers").json["servers"]] == ["vm"]
+    simcloud.put(
+        N + "/ports/" + port_id, {"port": {"device_id": "", "device_owner": ""}}, status=200
+    )
+    assert simcloud.get(N + "/ports/" + port_id).json["port"]["status"] == "DOWN"
+
+
 def test_neutron_attributes(simcloud):
     body = {"network": {"name": "n", "dns_domain": "example.org.", "qos_policy_id": None}}
     net = simcloud.post(N + "/networks", body, status=201).json["network"]
