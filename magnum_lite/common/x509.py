@@ -139,9 +139,7 @@ def _client_extensions(builder):
             ),
             critical=True,
         )
-        .add_extension(
-            x509.ExtendedKeyUsage([ExtendedKeyUsageOID.CLIENT_AUTH]), critical=False
-        )
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.CLIENT_AUTH]), critical=False)
     )
 
 
@@ -149,9 +147,7 @@ def generate_client_certificate(issuer_name, subject_name, organization_name, ca
     """A client certificate (CN ``subject_name``, O ``organization_name``) signed by
     the CA whose PEM private key is ``ca_key``: ``{"certificate", "private_key"}``."""
     key = _new_key()
-    builder = _builder(
-        _name(subject_name, organization_name), _name(issuer_name), key.public_key()
-    )
+    builder = _builder(_name(subject_name, organization_name), _name(issuer_name), key.public_key())
     cert = _client_extensions(builder).sign(_load_key(ca_key), hashes.SHA256())
     return {"certificate": _cert_pem(cert), "private_key": _key_pem(key)}
 
@@ -191,9 +187,7 @@ def generate_csr_and_key(common_name):
         .subject_name(_name(common_name))
         .sign(key, hashes.SHA256())
     )
-    public = key.public_key().public_bytes(
-        _PEM, serialization.PublicFormat.SubjectPublicKeyInfo
-    )
+    public = key.public_key().public_bytes(_PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
     return {
         "csr": csr.public_bytes(_PEM).decode("ascii"),
         "private_key": _key_pem(key),

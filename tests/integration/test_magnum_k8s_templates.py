@@ -148,7 +148,8 @@ def test_cluster_converges_scales_and_deletes(hc, sim_objects):
     objects = sim_objects()
     assert objects["nova.server"] == 2
     assert objects["cinder.volume"] == 3  # etcd + docker (master), docker (minion)
-    assert objects["octavia.loadbalancer"] == 1 and objects["octavia.member"] == 1
+    # the API's and etcd's load balancers, master 0 a member of each
+    assert objects["octavia.loadbalancer"] == 2 and objects["octavia.member"] == 2
     assert objects["neutron.floatingip"] == 3  # LB, master, minion
 
     # a member's reference is its server (the OS::stack_id output): kube_cluster_deploy

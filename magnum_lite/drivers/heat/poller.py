@@ -105,9 +105,7 @@ class HeatPoller:
         action = "DELETE" if default_ng_status.startswith("DELETE") else "UPDATE"
         for state in (IN_PROGRESS, FAILED, COMPLETE):
             if any(ns.status.endswith(state) for ns in ng_statuses):
-                self.cluster.status = (
-                    action + state if non_default_ngs_exist else default_ng_status
-                )
+                self.cluster.status = action + state if non_default_ngs_exist else default_ng_status
                 break
         if self.cluster.status == CREATE_COMPLETE and previous_state not in (
             CREATE_COMPLETE,
@@ -120,9 +118,7 @@ class HeatPoller:
         self.cluster.save()
 
     def _sync_cluster_and_template_status(self, stack):
-        self.template_def.update_outputs(
-            stack, self.cluster_template, self.cluster, self.nodegroup
-        )
+        self.template_def.update_outputs(stack, self.cluster_template, self.cluster, self.nodegroup)
         self.template_def.get_version_info(stack, self.cluster)
         self._sync_cluster_status(stack)
 
@@ -165,7 +161,5 @@ class HeatPoller:
         """The cluster's stacks are gone: its trust and certificates go too (the
         caller destroys the rows once the cluster is DELETE_COMPLETE)."""
         LOG.info("Cluster has been deleted, stack_id: %s", self.cluster.stack_id)
-        trust_manager.delete_trustee_and_trust(
-            self.openstack_client, self.context, self.cluster
-        )
+        trust_manager.delete_trustee_and_trust(self.openstack_client, self.context, self.cluster)
         cert_manager.delete_certificates_from_cluster(self.cluster, context=self.context)

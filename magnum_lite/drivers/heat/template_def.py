@@ -181,11 +181,15 @@ class TemplateDefinition:
 
     def get_env_files(self, template, cluster, nodegroup=None):
         """The environment file names (relative to the template), in order."""
-        return ["environments/%s.yaml" % rule(template, cluster, nodegroup) for rule in self.env_rules]
+        return [
+            "environments/%s.yaml" % rule(template, cluster, nodegroup) for rule in self.env_rules
+        ]
 
     def update_outputs(self, stack, template, cluster, nodegroup):
         """Copy the stack's outputs and parameters into the cluster and ``nodegroup``."""
-        outputs = {o["output_key"]: o.get("output_value") for o in getattr(stack, "outputs", None) or []}
+        outputs = {
+            o["output_key"]: o.get("output_value") for o in getattr(stack, "outputs", None) or []
+        }
         if nodegroup.role == MASTER and "api_address" in outputs:
             cluster.api_address = format_api_address(template, outputs["api_address"])
         role = _role_of(nodegroup)

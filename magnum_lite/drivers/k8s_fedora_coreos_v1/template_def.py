@@ -53,10 +53,16 @@ DEFAULT_SUBNET_CIDR = "10.0.0.0/24"
 DEFAULT_PODS_CIDR = "10.100.0.0/16"
 KEYSTONE_AUTH_DEFAULT_POLICY = [
     {
-        "resource": {"verbs": ["list"], "resources": ["pods", "services", "deployments", "pvc"],
-                     "version": "*", "namespace": "default"},
-        "match": [{"type": "role", "values": ["member"]},
-                  {"type": "project", "values": ["$PROJECT_ID"]}],
+        "resource": {
+            "verbs": ["list"],
+            "resources": ["pods", "services", "deployments", "pvc"],
+            "version": "*",
+            "namespace": "default",
+        },
+        "match": [
+            {"type": "role", "values": ["member"]},
+            {"type": "project", "values": ["$PROJECT_ID"]},
+        ],
     }
 ]
 
@@ -156,8 +162,7 @@ def label_params(context, template, cluster, nodegroups, labels):
         )
     if template.volume_driver == "cinder" and not cloud_provider:
         raise exception.InvalidParameterValue(
-            err='"cinder" volume driver needs "cloud_provider_enabled" label to be true '
-            "or unset."
+            err='"cinder" volume driver needs "cloud_provider_enabled" label to be true or unset.'
         )
     params["cloud_provider_enabled"] = cloud_provider
     worker_count = sum(ng.node_count for ng in nodegroups if ng.role != "master")

@@ -138,10 +138,14 @@ def sign_node_certificate(cluster, csr, ca_cert_type=None, context=None):
 
 def rotate_ca_certificate(cluster, context=None):
     """Replace the Kubernetes CA and the client certificate it signed; the old rows
-    are deleted once the new refs are set (the caller saves the cluster)."""
+    are deleted once the new refs are set (the caller saves the cluster). Returns
+    the old refs."""
     old_refs = [cluster.ca_cert_ref, cluster.magnum_cert_ref]
     cluster.ca_cert_ref, ca = _generate_ca(context, cluster, _ca_name(cluster))
     cluster.magnum_cert_ref = _generate_client_cert(context, cluster, ca["private_key"])
+    for ref in old_refs:
+        if ref:
+            delete_cert(context, ref)
     return old_refs
 
 
