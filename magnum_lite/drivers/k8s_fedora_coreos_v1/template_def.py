@@ -114,9 +114,6 @@ def network_params(context, template, cluster, nodegroups, labels):
         params.update(loadbalancing_protocol="HTTP", kubernetes_port=8080)
     if template.no_proxy:
         params["no_proxy"] = "%s,%s" % (template.no_proxy, cidr)
-    allowed = labels.get("master_lb_allowed_cidrs")
-    if allowed:
-        params["master_lb_allowed_cidrs"] = "%s,%s" % (allowed, cidr)
     driver = template.network_driver or "flannel"
     pods = DEFAULT_PODS_CIDR
     if driver == "flannel":
@@ -151,6 +148,9 @@ def label_params(context, template, cluster, nodegroups, labels):
     """Labels copied to parameters, kube_tag's versions, cloud provider and autoscaling."""
     params = {name: labels.get(name) for name in LABELS_ALWAYS}
     params.update({name: labels[name] for name in LABELS_TRUTHY if labels.get(name)})
+    allowed = labels.get("master_lb_allowed_cidrs")
+    if allowed:
+        params["master_lb_allowed_cidrs"] = "%s,%s" % (allowed, _subnet_cidr(labels, template))
     kube_tag = labels.get("kube_tag") or (template.labels or {}).get("kube_tag")
     if kube_tag:
         params.update(kube_version=kube_tag, master_kube_tag=kube_tag, minion_kube_tag=kube_tag)
