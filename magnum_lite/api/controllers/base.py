@@ -12,11 +12,8 @@ class APIBase(wtypes.Base):
 
     def as_dict(self):
         """Only the attributes that were set (not wsme.Unset)."""
-        return {
-            k: getattr(self, k)
-            for k in self.fields
-            if hasattr(self, k) and getattr(self, k) != wsme.Unset
-        }
+        names = [attr.name for attr in self._wsme_attributes]
+        return {k: getattr(self, k) for k in names if getattr(self, k) is not wsme.Unset}
 
     def unset_fields_except(self, except_list=None):
         for k in self.as_dict():

@@ -76,12 +76,8 @@ class ClusterTemplate(base.APIBase):
 
     def __init__(self, **kwargs):
         super().__init__()
-        self.fields = []
-        for name in objects.ClusterTemplate.fields:
-            if not hasattr(self, name):
-                continue
-            self.fields.append(name)
-            setattr(self, name, kwargs.get(name, wtypes.Unset))
+        for attr in self._wsme_attributes:
+            setattr(self, attr.name, kwargs.get(attr.name, wtypes.Unset))
 
     @classmethod
     def convert_with_links(cls, template):
@@ -227,7 +223,7 @@ class ClusterTemplatesController(rest.RestController):
         new = ClusterTemplate(
             **{k: v for k, v in patched.items() if k in objects.ClusterTemplate.fields}
         )
-        new_values = {k: getattr(new, k) for k in new.fields}
+        new_values = {a.name: getattr(new, a.name) for a in new._wsme_attributes}
         new_values = {k: (None if v is wtypes.Unset else v) for k, v in new_values.items()}
         if "labels" in new_values and new_values["labels"] is not None:
             new_values["labels"] = {k: str(v) for k, v in new_values["labels"].items()}
