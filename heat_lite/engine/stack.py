@@ -506,7 +506,10 @@ class Stack:
             node = (ids[name], True)
             deps.add(node)
             for req in defn.required_resource_names():
-                deps.add(node, (ids[req], True))
+                # a depends_on naming a resource a condition switched off is ignored, as
+                # in Heat (its definition and id do not exist)
+                if req in ids:
+                    deps.add(node, (ids[req], True))
         active = {row.id for row in self._existing}
         for row in self._existing:
             cleanup = (row.id, False)
