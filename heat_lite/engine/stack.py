@@ -511,7 +511,8 @@ class Stack:
             node = (ids[name], True)
             deps.add(node)
             for req in defn.required_resource_names():
-                deps.add(node, (ids[req], True))
+                if req in self.definitions:  # a disabled (condition false) one is ignored
+                    deps.add(node, (ids[req], True))
         active = {row.id for row in self._existing}
         for row in self._existing:
             cleanup = (row.id, False)
