@@ -44,13 +44,13 @@ def _creds(context):
     return creds
 
 
-def enforce(context, rule, target=None, do_raise=True, exc=None):
+def enforce(context, rule, target=None, do_raise=True, exc=None, action=None):
     """Check ``rule``; raise PolicyNotAuthorized (403) unless ``do_raise`` is False."""
     if target is None:
         target = {"project_id": context.project_id, "user_id": context.user_id}
     kwargs = {}
     if do_raise:
-        kwargs = {"exc": exc or exception.PolicyNotAuthorized, "action": rule}
+        kwargs = {"exc": exc or exception.PolicyNotAuthorized, "action": action or rule}
     return init().enforce(rule, target, _creds(context), do_raise=do_raise, **kwargs)
 
 

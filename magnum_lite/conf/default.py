@@ -40,6 +40,12 @@ opts = [
         help="Check images, flavors, keypairs and networks against the cloud's OpenStack "
         "APIs on template and cluster create (off until the cloud's APIs are reachable).",
     ),
+    cfg.StrOpt(
+        "unvalidated_image_os_distro",
+        default="fedora-coreos",
+        help="While validate_os_resources is off the image is not looked up: the os_distro "
+        "a template's image is taken to have (becomes the template's cluster_distro).",
+    ),
 ]
 
 

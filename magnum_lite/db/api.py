@@ -357,6 +357,10 @@ def nodegroup_get_all(context, cluster_id, filters=None, **page):
     return _paginate(stmt, T_NG, **page)
 
 
+def nodegroup_get_by_stack_id(stack_id):
+    return _rows(sa.select(T_NG).where(T_NG.c.stack_id == stack_id))
+
+
 def nodegroup_update(cluster_id, nodegroup_id, values):
     return _update(
         T_NG, nodegroup_id, values, lambda: exception.NodeGroupNotFound(nodegroup=nodegroup_id)
