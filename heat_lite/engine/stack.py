@@ -20,6 +20,7 @@ from heat_lite.engine import (
     environment,
     event,
     hooks,
+    notification,
     parameter_groups,
     sync_point,
     templates,
@@ -338,11 +339,14 @@ class Stack:
         self.action, self.status, self.status_reason = action, status, reason
         db_api.event_create(event.stack_event(self))
         event.maybe_purge(self.id)
-        return db_api.stack_update(
+        stored = db_api.stack_update(
             self.id,
             {"action": action, "status": status, "status_reason": reason},
             exp_trvsl=self.current_traversal,
         )
+        if stored:
+            notification.send(self)
+        return stored
 
     # -- convergence -----------------------------------------------------------------------
 
@@ -402,6 +406,7 @@ class Stack:
         db_api.event_create(event.stack_event(self))
         if not db_api.stack_update(self.id, values, exp_trvsl=previous):
             return False
+        notification.send(self)
         if previous:
             sync_point.delete_all(self.id, previous)
         if superseded == (SNAPSHOT, IN_PROGRESS):
@@ -506,9 +511,7 @@ class Stack:
             node = (ids[name], True)
             deps.add(node)
             for req in defn.required_resource_names():
-                # a depends_on naming a resource a condition switched off is ignored, as
-                # in Heat (its definition and id do not exist)
-                if req in ids:
+                if req in self.definitions:  # a disabled (condition false) one is ignored
                     deps.add(node, (ids[req], True))
         active = {row.id for row in self._existing}
         for row in self._existing:

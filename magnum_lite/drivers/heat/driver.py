@@ -187,7 +187,9 @@ class HeatDriver(driver.Driver):
                 api_address = output["output_value"]
         return {
             "existing_master_private_ip": api_address,
-            "existing_security_group": secgroup.attributes.get("id"),
+            # the security group's id (Magnum reads attributes['id'], which Heat expands
+            # from the resource's 'show'; the physical resource id is the same id)
+            "existing_security_group": secgroup.physical_resource_id,
             "fixed_network": network.attributes.get("fixed_network"),
             "fixed_subnet": network.attributes.get("fixed_subnet"),
         }

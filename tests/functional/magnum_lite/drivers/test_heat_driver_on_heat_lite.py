@@ -52,7 +52,10 @@ def _sync_until_done(k8s, cluster, timeout=60):
         k8s.update_cluster_status(CTX, cluster)
         if not cluster.status.endswith("_IN_PROGRESS"):
             return cluster.status
-        assert time.monotonic() < deadline, "cluster still %s" % cluster.status
+        assert time.monotonic() < deadline, "cluster still %s: %s" % (
+            cluster.status,
+            [(ng.name, ng.status, ng.status_reason) for ng in cluster.nodegroups],
+        )
         time.sleep(0.05)
 
 
@@ -89,6 +92,55 @@ def test_cluster_create_resize_delete(heat_endpoint, k8s):
     assert _sync_until_done(k8s, cluster) == "UPDATE_COMPLETE"
     assert worker.node_count == 3 and len(worker.node_addresses) == 3
 
+    k8s.delete_cluster(CTX, cluster)
+    cluster.status = "DELETE_IN_PROGRESS"
+    assert _sync_until_done(k8s, cluster) == "DELETE_COMPLETE"
+
+
+def test_nodegroup_stack_joins_the_cluster(heat_endpoint, k8s):
+    template = fake_template()  # no master LB: the API address is master 0's
+    cluster = fake_cluster(template, master_count=1, node_count=1)
+    k8s.create_cluster(CTX, cluster, 60)
+    for ng in cluster.nodegroups:
+        ng.stack_id = cluster.stack_id
+    assert _sync_until_done(k8s, cluster) == "CREATE_COMPLETE"
+    master_ip = cluster.default_ng_master.node_addresses[0]
+    assert cluster.api_address == "https://%s:6443" % master_ip
+
+    gpu = cluster.add_nodegroup("gpu_pool", node_count=2, labels={"kube_tag": "v1.27.3"})
+    k8s.create_nodegroup(CTX, cluster, gpu)
+    assert gpu.stack_id and gpu.stack_id != cluster.stack_id
+    cluster.status = "UPDATE_IN_PROGRESS"
+    assert _sync_until_done(k8s, cluster) == "UPDATE_COMPLETE"
+    assert gpu.status == "CREATE_COMPLETE" and len(gpu.node_addresses) == 2
+    assert _in(PUBLIC, gpu.node_addresses)
+    assert gpu.node_count == 2 and cluster.coe_version == "v1.27.3"
+
+    k8s.delete_nodegroup(CTX, cluster, gpu)
+    gpu.status = "DELETE_IN_PROGRESS"
+    cluster.status = "UPDATE_IN_PROGRESS"
+    assert _sync_until_done(k8s, cluster) == "UPDATE_COMPLETE"
+    assert [ng.name for ng in cluster.nodegroups] == ["default-master", "default-worker"]
+
+    k8s.delete_cluster(CTX, cluster)
+    cluster.status = "DELETE_IN_PROGRESS"
+    assert _sync_until_done(k8s, cluster) == "DELETE_COMPLETE"
+
+
+def test_failed_minion_fails_the_cluster_with_heats_reason(heat_endpoint, k8s):
+    from heat_lite.conf import CONF as HEAT_CONF
+
+    HEAT_CONF.set_override("fail_objects", ["nova.server:*-node-0"], group="simulated_cloud")
+    try:
+        cluster = fake_cluster(fake_template(), name="failing")
+        k8s.create_cluster(CTX, cluster, 60)
+        for ng in cluster.nodegroups:
+            ng.stack_id = cluster.stack_id
+        assert _sync_until_done(k8s, cluster) == "CREATE_FAILED"
+    finally:
+        HEAT_CONF.clear_override("fail_objects", group="simulated_cloud")
+    assert cluster.status_reason == "default-master failed, default-worker failed"
+    assert "kube-minion" in cluster.default_ng_worker.status_reason
     k8s.delete_cluster(CTX, cluster)
     cluster.status = "DELETE_IN_PROGRESS"
     assert _sync_until_done(k8s, cluster) == "DELETE_COMPLETE"

@@ -293,3 +293,23 @@ def test_poll_aggregates_extra_nodegroups(heat, k8s, monkeypatch):
     assert [ng.name for ng in cluster.nodegroups] == ["default-master", "default-worker"]
     # CREATE_COMPLETE again, but after an update: UPDATE_COMPLETE
     assert cluster.status == "UPDATE_COMPLETE"
+
+
+def test_rotate_ca_sends_new_service_account_keys(heat, k8s):
+    cluster = fake_cluster(fake_template(), stack_id="s1")
+    k8s.rotate_ca_certificate(CTX, cluster)
+    method, args, fields = heat.stacks.calls[-1]
+    assert (method, args, fields["existing"], fields["disable_rollback"]) == (
+        "update",
+        ("s1",),
+        True,
+        False,
+    )
+    keys = fields["parameters"]
+    assert set(keys) == {"kube_service_account_key", "kube_service_account_private_key"}
+    assert keys["kube_service_account_key"].startswith("-----BEGIN PUBLIC KEY-----\\n")
+    k8s.rotate_ca_certificate(CTX, cluster)
+    assert heat.stacks.calls[-1][2]["parameters"] != keys
+    other = fake_cluster(fake_template(cluster_distro="ubuntu"), stack_id="s2")
+    with pytest.raises(exception.NotSupported, match="cluster_distro: ubuntu"):
+        k8s.rotate_ca_certificate(CTX, other)
