@@ -29,11 +29,11 @@ FAIL_GLOB = "nova.server:failme*-node-*"
 @pytest.fixture(scope="module")
 def stack_env(tmp_path_factory):
     with services.isolated_backends() as (heat_db, transport_url):
-        heat = services.HeatProcesses(
-            tmp_path_factory.mktemp("heat"), heat_db, transport_url, workers=2
-        )
-        heat.conf.write_text(
-            heat.conf.read_text() + "\n[simulated_cloud]\nfail_objects = %s\n" % FAIL_GLOB
+        heat = magnum_services.heat_for_magnum(
+            tmp_path_factory.mktemp("heat"),
+            heat_db,
+            transport_url,
+            extra_conf="\n[simulated_cloud]\nfail_objects = %s\n" % FAIL_GLOB,
         )
         heat.start()
         try:
@@ -43,7 +43,7 @@ def stack_env(tmp_path_factory):
                     magnum_db,
                     transport_url,
                     heat.endpoint,
-                    sync_interval=1,
+                    sync_interval=2,
                 )
                 magnum.start()
                 try:
