@@ -17,7 +17,12 @@ opts = [
         help="Transport Heat sends its notifications to; defaults to [DEFAULT] transport_url.",
     ),
     cfg.ListOpt("topics", default=["notifications"], help="Notification topics to listen on."),
-    cfg.StrOpt("pool", default="magnum-conductor", help="Listener pool shared by conductors."),
+    cfg.StrOpt(
+        "pool",
+        default="magnum-conductor-heat-notifications",
+        help="Listener pool shared by conductors (with RabbitMQ, the name of the queue they "
+        "share: it must differ from every RPC topic).",
+    ),
 ]
 
 
