@@ -278,6 +278,8 @@ def test_bad_input(coe, cluster, template):
         "kubernetes",
         "--image",
         "fedora-coreos-40",
+        "--external-network",
+        "public",
         "--server-type",
         "bm",
         "ct-bm",
