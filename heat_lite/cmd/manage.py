@@ -2,9 +2,7 @@
 
 import argparse
 import pathlib
-import site
 import sys
-import sysconfig
 
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
@@ -16,24 +14,15 @@ from alembic import command
 from heat_lite.cmd import common
 from heat_lite.conf import CONF
 
-
-def alembic_dir():
-    """Where the migrations are: the checkout's alembic/, or the copy installed with the
-    package (``share/magnum-lite/alembic`` under the install prefix, see pyproject.toml)."""
-    candidates = [pathlib.Path(__file__).resolve().parents[2] / "alembic"]
-    for base in (sysconfig.get_path("data"), sys.prefix, site.getuserbase()):
-        candidates.append(pathlib.Path(base) / "share" / "magnum-lite" / "alembic")
-    for candidate in candidates:
-        if (candidate / "alembic.ini").is_file():
-            return candidate
-    raise RuntimeError("heat-lite's migrations are not installed (looked in %s)" % candidates)
+# alembic/heat, reached through the package (a link in a checkout, package data in a
+# wheel), so an installed heat-lite-manage finds its migrations too
+SCRIPT_LOCATION = pathlib.Path(__file__).resolve().parents[1] / "db" / "migrations"
 
 
 def alembic_config(url=None):
-    directory = alembic_dir()
-    config = Config(str(directory / "alembic.ini"), ini_section="heat")
-    config.set_main_option("script_location", str(directory / "heat"))
-    config.set_main_option("sqlalchemy.url", url or CONF.database.connection)
+    config = Config()
+    config.set_main_option("script_location", str(SCRIPT_LOCATION))
+    config.set_main_option("sqlalchemy.url", (url or CONF.database.connection).replace("%", "%%"))
     return config
 
 

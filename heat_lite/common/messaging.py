@@ -17,6 +17,7 @@ from oslo_serialization import jsonutils
 from heat_lite.common import context
 
 TRANSPORT = None
+TRANSPORT_URL = None  # the url setup() was given, if any (else [DEFAULT] transport_url)
 NOTIFIER = None
 TRANSPORT_URL = None
 
@@ -82,10 +83,37 @@ def setup(url=None):
 
 
 def cleanup():
-    global TRANSPORT
+    global TRANSPORT, NOTIFIER
     if TRANSPORT is not None:
         TRANSPORT.cleanup()
         TRANSPORT = None
+    if NOTIFIER is not None:
+        NOTIFIER.transport.cleanup()
+        NOTIFIER = None
+
+
+def get_notifier():
+    """Heat's stack notifier (publisher ``orchestration.<host>``), or None when
+    ``[oslo_messaging_notifications] driver`` is empty (notifications off, the default).
+
+    The transport is ``[oslo_messaging_notifications] transport_url``, else the RPC one.
+    """
+    global NOTIFIER
+    if NOTIFIER is None:
+        if "oslo_messaging_notifications" not in cfg.CONF:
+            for group, opts in oslo_messaging.opts.list_opts():
+                if group == "oslo_messaging_notifications":
+                    cfg.CONF.register_opts(opts, group=group)
+        if not cfg.CONF.oslo_messaging_notifications.driver:
+            return None
+        url = cfg.CONF.oslo_messaging_notifications.transport_url
+        transport = oslo_messaging.get_notification_transport(cfg.CONF, url=url or TRANSPORT_URL)
+        NOTIFIER = oslo_messaging.Notifier(
+            transport,
+            publisher_id="orchestration.%s" % cfg.CONF.host,
+            serializer=RequestContextSerializer(),
+        )
+    return NOTIFIER
 
 
 def get_rpc_server(target, endpoints, executor="threading"):

@@ -214,7 +214,15 @@ def user_creds_create(context):
 
 
 def user_creds_delete(creds_id):
-    _write(T_CREDS.delete().where(T_CREDS.c.id == creds_id))
+    """Delete credentials; the deleted nested stacks that shared them let go first (their
+    rows stay, soft-deleted, and would otherwise hold the foreign key)."""
+    with transaction() as conn:
+        conn.execute(
+            T_STACK.update()
+            .where(T_STACK.c.user_creds_id == creds_id, T_STACK.c.deleted_at.is_not(None))
+            .values(user_creds_id=None)
+        )
+        conn.execute(T_CREDS.delete().where(T_CREDS.c.id == creds_id))
 
 
 def _insert_id(table, values):

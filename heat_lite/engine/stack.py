@@ -23,6 +23,7 @@ from heat_lite.engine import (
     event,
     hooks,
     liveness,
+    notification,
     parameter_groups,
     sync_point,
     templates,
@@ -343,11 +344,14 @@ class Stack:
         self.action, self.status, self.status_reason = action, status, reason
         db_api.event_create(event.stack_event(self))
         event.maybe_purge(self.id)
-        return db_api.stack_update(
+        stored = db_api.stack_update(
             self.id,
             {"action": action, "status": status, "status_reason": reason},
             exp_trvsl=self.current_traversal,
         )
+        if stored:
+            notification.send(self)
+        return stored
 
     # -- convergence -----------------------------------------------------------------------
 
@@ -414,6 +418,7 @@ class Stack:
         if not db_api.stack_update(self.id, values, exp_trvsl=previous):
             self._release_stack_lock()
             return False
+        notification.send(self)
         if previous:
             sync_point.delete_all(self.id, previous)
         if superseded == (SNAPSHOT, IN_PROGRESS):
@@ -556,7 +561,8 @@ class Stack:
             node = (ids[name], True)
             deps.add(node)
             for req in defn.required_resource_names():
-                deps.add(node, (ids[req], True))
+                if req in self.definitions:  # a disabled (condition false) one is ignored
+                    deps.add(node, (ids[req], True))
         active = {row.id for row in self._existing}
         for row in self._existing:
             cleanup = (row.id, False)

@@ -12,13 +12,15 @@ from simcloud.conf import CONF
 from simcloud.db import api as db_api
 from simcloud.identity import bootstrap
 
-ALEMBIC_DIR = pathlib.Path(__file__).resolve().parents[2] / "alembic"
+# alembic/simcloud, reached through the package (a link in a checkout, package data in a
+# wheel), so an installed simcloud-manage finds its migrations too
+SCRIPT_LOCATION = pathlib.Path(__file__).resolve().parents[1] / "db" / "migrations"
 
 
 def alembic_config(url=None):
-    config = Config(str(ALEMBIC_DIR / "alembic.ini"), ini_section="simcloud")
-    config.set_main_option("script_location", str(ALEMBIC_DIR / "simcloud"))
-    config.set_main_option("sqlalchemy.url", url or CONF.database.connection)
+    config = Config()
+    config.set_main_option("script_location", str(SCRIPT_LOCATION))
+    config.set_main_option("sqlalchemy.url", (url or CONF.database.connection).replace("%", "%%"))
     return config
 
 

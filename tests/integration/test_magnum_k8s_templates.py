@@ -18,7 +18,15 @@ from tests.integration import helpers
 
 pytestmark = pytest.mark.integration
 
-TREE = pathlib.Path(__file__).parent / "templates" / "magnum_k8s"
+# the k8s_fedora_coreos_v1 driver's own template tree, read as files (heat-lite never
+# imports magnum_lite)
+TREE = (
+    pathlib.Path(__file__).parents[2]
+    / "magnum_lite"
+    / "drivers"
+    / "k8s_fedora_coreos_v1"
+    / "templates"
+)
 # get_env_files' choice for: private network, etcd volume, docker volume, Octavia master
 # LB, floating IPs (docs/magnum-templates.md §6)
 ENV_FILES = [
@@ -44,6 +52,28 @@ PARAMETERS = {
     "pods_network_cidr": "10.100.0.0/16",
     "number_of_masters": 1,
     "number_of_minions": 1,
+    # the parameters without a default, as Magnum's driver sends them in noauth mode
+    "boot_volume_type": "",
+    "etcd_volume_type": "",
+    "docker_volume_type": "",
+    "discovery_url": "",
+    "region_name": "RegionOne",
+    "username": "demo",
+    "verify_ca": True,
+    "cluster_uuid": "5d12f6fd-a196-4bf0-ae4c-1f639a523a52",
+    "magnum_url": "http://127.0.0.1:9511/v1",
+    "trustee_domain_id": "",
+    "trustee_user_id": "",
+    "trustee_username": "",
+    "trustee_password": "",
+    "trust_id": "",
+    "auth_url": "",
+    "cloud_provider_enabled": False,
+    "openstack_ca": "",
+    "kube_service_account_key": "",
+    "kube_service_account_private_key": "",
+    "project_id": "admin",
+    "max_node_count": 2,
 }
 PRIVATE = ipaddress.ip_network("10.0.0.0/24")
 PUBLIC = ipaddress.ip_network("172.24.4.0/24")
@@ -118,7 +148,8 @@ def test_cluster_converges_scales_and_deletes(hc, sim_objects):
     objects = sim_objects()
     assert objects["nova.server"] == 2
     assert objects["cinder.volume"] == 3  # etcd + docker (master), docker (minion)
-    assert objects["octavia.loadbalancer"] == 1 and objects["octavia.member"] == 1
+    # the API's and etcd's load balancers, master 0 a member of each
+    assert objects["octavia.loadbalancer"] == 2 and objects["octavia.member"] == 2
     assert objects["neutron.floatingip"] == 3  # LB, master, minion
 
     # a member's reference is its server (the OS::stack_id output): kube_cluster_deploy

@@ -77,8 +77,12 @@ def one_line_error(result, prog):
 def test_missing_vhost_is_one_line_and_debug_shows_the_traceback(tmp_path):
     vhost = "heatlite_missing_%s" % uuid.uuid4().hex[:8]
     conf = write_conf(
-        tmp_path, "[DEFAULT]\ntransport_url = rabbit://%s/%s\n" % (services.RABBIT, vhost)
+        tmp_path,
+        "[DEFAULT]\ntransport_url = rabbit://%s/%s\n[database]\nconnection = sqlite:///%s\n"
+        % (services.RABBIT, vhost, tmp_path / "heat.sqlite"),
     )
+    manage = services.script("heat-lite-manage")
+    assert run([manage, "--config-file", conf, "db_sync"], tmp_path).returncode == 0
     engine = services.script("heat-lite-engine")
     line = one_line_error(run([engine, "--config-file", conf], tmp_path), "heat-lite-engine")
     assert "RabbitMQ vhost '%s' does not exist" % vhost in line

@@ -13,7 +13,8 @@ class NoneResource(resource.Resource):
     # any properties are accepted and ignored: a change of them is no update (as Heat's)
     validate_properties = False
     ignores_property_changes = True
-    # any attribute name is valid and resolves to null
+    # any attribute may be referenced and is None (Magnum's templates read a disabled
+    # load balancer's vip_port_id, pool ids and addresses this way)
     dynamic_attributes = True
 
     def handle_create(self):

@@ -1,0 +1,67 @@
+"""Pecan hooks: the request context from identity headers, the conductor RPC client,
+the negotiated microversion, and no tracebacks in error bodies."""
+
+import pecan
+from pecan import hooks
+
+from magnum_lite.api.middleware import version_headers
+from magnum_lite.common import context
+from magnum_lite.conductor import api as conductor_api
+from magnum_lite.conf import CONF
+
+
+def _roles(headers):
+    value = headers.get("X-Roles")
+    return [r for r in value.split(",")] if value else None
+
+
+class ContextHook(hooks.PecanHook):
+    """Identity from X-* headers; with none of them (noauth, ``--os-auth-type none``) the
+    caller is the configured noauth user/project with its roles (admin/admin/admin)."""
+
+    def before(self, state):
+        headers = state.request.headers
+        user_id = headers.get("X-User-Id")
+        project_id = headers.get("X-Project-Id")
+        roles = _roles(headers)
+        if not (user_id or project_id or roles):
+            user_id = CONF.noauth_user
+            project_id = CONF.noauth_project
+            roles = list(CONF.noauth_roles)
+        state.request.context = context.RequestContext(
+            auth_token=headers.get("X-Auth-Token"),
+            user_id=user_id,
+            project_id=project_id,
+            user_name=headers.get("X-User-Name"),
+            project_name=headers.get("X-Project-Name"),
+            user_domain_id=headers.get("X-User-Domain-Id"),
+            user_domain_name=headers.get("X-User-Domain-Name"),
+            roles=roles or [],
+            is_admin="admin" in (roles or []),
+            overwrite=False,
+        )
+
+
+class RPCHook(hooks.PecanHook):
+    def before(self, state):
+        state.request.rpcapi = conductor_api.API(context=state.request.context)
+
+
+class VersionHook(hooks.PecanHook):
+    def before(self, state):
+        state.request.version = state.request.environ.get(version_headers.ENVIRON_KEY)
+
+
+class NoExceptionTracebackHook(hooks.PecanHook):
+    """Server errors keep only their message (wsme puts tracebacks in debuginfo)."""
+
+    def after(self, state):
+        if state.response.status_int >= 500 and state.response.content_type == "application/json":
+            body = state.response.json_body
+            if isinstance(body, dict) and body.get("debuginfo"):
+                body["debuginfo"] = None
+                state.response.json_body = body
+
+
+def current_context():
+    return pecan.request.context

@@ -1,0 +1,101 @@
+"""oslo.messaging in one place: the transport, clients, servers and the context serializer.
+
+    rpc.init(CONF)                                   # transport_url from config
+    client = rpc.get_client(target, serializer=objects.base.MagnumObjectSerializer())
+    server = rpc.get_server(target, endpoints, serializer=...)
+    rpc.cleanup()
+
+Tests use ``rpc.init(CONF, url='fake://')``: API and conductor in one process.
+"""
+
+import oslo_messaging
+
+from magnum_lite.common import context as magnum_context
+from magnum_lite.conf import CONF
+
+TRANSPORT = None
+NOTIFICATION_TRANSPORT = None
+
+ALLOWED_EXMODS = ["magnum_lite.common.exception"]
+
+
+class RequestContextSerializer(oslo_messaging.Serializer):
+    """Contexts travel as dicts; entities through ``base`` (the object serializer)."""
+
+    def __init__(self, base=None):
+        self._base = base or oslo_messaging.NoOpSerializer()
+
+    def serialize_entity(self, ctxt, entity):
+        return self._base.serialize_entity(ctxt, entity)
+
+    def deserialize_entity(self, ctxt, entity):
+        return self._base.deserialize_entity(ctxt, entity)
+
+    def serialize_context(self, ctxt):
+        return ctxt.to_dict()
+
+    def deserialize_context(self, ctxt):
+        return magnum_context.RequestContext.from_dict(ctxt)
+
+
+def _register_global_only_opts(conf):
+    """oslo.messaging registers its metrics and tracing options on the global cfg.CONF
+    only, yet reads them from the transport's conf: give magnum's ConfigOpts a copy."""
+    import importlib
+
+    for module, name in (
+        ("_metrics", "oslo_messaging_metrics"),
+        ("_tracing", "oslo_messaging_tracing"),
+    ):
+        try:
+            opts = getattr(importlib.import_module("oslo_messaging.%s.client" % module), name)
+        except (ImportError, AttributeError):  # an oslo.messaging without them
+            continue
+        conf.register_opts(opts, group=name)
+
+
+def init(conf=None, url=None):
+    """Create the process-wide RPC transport (idempotent); ``url`` overrides transport_url."""
+    global TRANSPORT
+    if TRANSPORT is None:
+        _register_global_only_opts(conf or CONF)
+        oslo_messaging.set_transport_defaults("magnum")
+        TRANSPORT = oslo_messaging.get_rpc_transport(
+            conf or CONF, url=url, allowed_remote_exmods=ALLOWED_EXMODS
+        )
+    return TRANSPORT
+
+
+def get_notification_transport(conf=None, url=None):
+    global NOTIFICATION_TRANSPORT
+    if NOTIFICATION_TRANSPORT is None:
+        NOTIFICATION_TRANSPORT = oslo_messaging.get_notification_transport(
+            conf or CONF, url=url, allowed_remote_exmods=ALLOWED_EXMODS
+        )
+    return NOTIFICATION_TRANSPORT
+
+
+def cleanup():
+    global TRANSPORT, NOTIFICATION_TRANSPORT
+    for transport in (TRANSPORT, NOTIFICATION_TRANSPORT):
+        if transport is not None:
+            transport.cleanup()
+    TRANSPORT = NOTIFICATION_TRANSPORT = None
+
+
+def get_client(target, serializer=None, timeout=None):
+    assert TRANSPORT is not None, "rpc.init() first"
+    return oslo_messaging.get_rpc_client(
+        TRANSPORT, target, serializer=RequestContextSerializer(serializer), timeout=timeout
+    )
+
+
+def get_server(target, endpoints, serializer=None):
+    assert TRANSPORT is not None, "rpc.init() first"
+    return oslo_messaging.get_rpc_server(
+        TRANSPORT,
+        target,
+        endpoints,
+        executor="threading",
+        serializer=RequestContextSerializer(serializer),
+    )

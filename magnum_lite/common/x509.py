@@ -1,0 +1,205 @@
+"""X.509 material for clusters, made with the ``cryptography`` library as Magnum's
+x509 operations make it: self-signed CAs, client certificates signed by a CA, CSR
+signing, key pairs, and the encryption of private keys at rest.
+
+    ca = generate_ca_certificate("my-cluster")            # {"certificate", "private_key"}
+    client = generate_client_certificate("my-cluster", "admin", "system:masters",
+                                         ca["private_key"])
+    pem = sign(csr_pem, "my-cluster", ca["private_key"])
+    token = encrypt_key(ca["private_key"]); decrypt_key(token) == ca["private_key"]
+
+PEM values are ``str``. Private keys at rest are Fernet tokens whose key is derived
+from ``[x509] encryption_key``.
+"""
+
+import base64
+import datetime
+import hashlib
+import uuid
+
+from cryptography import fernet, x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+from magnum_lite.common import exception
+from magnum_lite.conf import CONF
+
+_PEM = serialization.Encoding.PEM
+
+# extension class -> the name [x509] allowed_extensions uses (Magnum's names)
+_EXTENSION_NAMES = {
+    x509.KeyUsage: "keyUsage",
+    x509.ExtendedKeyUsage: "extendedKeyUsage",
+    x509.SubjectAlternativeName: "subjectAlternativeName",
+    x509.BasicConstraints: "basicConstraints",
+    x509.SubjectKeyIdentifier: "subjectKeyIdentifier",
+}
+
+
+def _fernet():
+    secret = CONF.x509.encryption_key.encode("utf-8")
+    return fernet.Fernet(base64.urlsafe_b64encode(hashlib.sha256(secret).digest()))
+
+
+def encrypt_key(private_key_pem):
+    """The private key as stored: a Fernet token (str)."""
+    return _fernet().encrypt(private_key_pem.encode("utf-8")).decode("ascii")
+
+
+def decrypt_key(token):
+    """The PEM private key a stored token holds."""
+    try:
+        return _fernet().decrypt(token.encode("ascii")).decode("utf-8")
+    except fernet.InvalidToken:
+        raise exception.CertificateStorageException(
+            msg="the private key cannot be decrypted with [x509] encryption_key"
+        )
+
+
+def _new_key():
+    return rsa.generate_private_key(public_exponent=65537, key_size=CONF.x509.rsa_key_size)
+
+
+def _key_pem(key):
+    return key.private_bytes(
+        _PEM, serialization.PrivateFormat.TraditionalOpenSSL, serialization.NoEncryption()
+    ).decode("ascii")
+
+
+def _load_key(pem):
+    return serialization.load_pem_private_key(pem.encode("ascii"), password=None)
+
+
+def _name(common_name, organization=None):
+    attrs = [x509.NameAttribute(NameOID.COMMON_NAME, common_name)]
+    if organization:
+        attrs.insert(0, x509.NameAttribute(NameOID.ORGANIZATION_NAME, organization))
+    return x509.Name(attrs)
+
+
+def _builder(subject, issuer, public_key):
+    now = datetime.datetime.now(datetime.timezone.utc)
+    return (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(issuer)
+        .public_key(public_key)
+        .serial_number(uuid.uuid4().int)
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=CONF.x509.term_of_validity))
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(public_key), critical=False)
+    )
+
+
+def _cert_pem(cert):
+    return cert.public_bytes(_PEM).decode("ascii")
+
+
+def generate_ca_certificate(subject_name):
+    """A self-signed CA: ``{"certificate": pem, "private_key": pem}``."""
+    key = _new_key()
+    name = _name(subject_name)
+    cert = (
+        _builder(name, name, key.public_key())
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=True,
+                content_commitment=False,
+                key_encipherment=True,
+                data_encipherment=False,
+                key_agreement=False,
+                key_cert_sign=True,
+                crl_sign=True,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
+        .sign(key, hashes.SHA256())
+    )
+    return {"certificate": _cert_pem(cert), "private_key": _key_pem(key)}
+
+
+def _client_extensions(builder):
+    return (
+        builder.add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=True,
+                content_commitment=False,
+                key_encipherment=True,
+                data_encipherment=False,
+                key_agreement=False,
+                key_cert_sign=False,
+                crl_sign=False,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.CLIENT_AUTH]), critical=False)
+    )
+
+
+def generate_client_certificate(issuer_name, subject_name, organization_name, ca_key):
+    """A client certificate (CN ``subject_name``, O ``organization_name``) signed by
+    the CA whose PEM private key is ``ca_key``: ``{"certificate", "private_key"}``."""
+    key = _new_key()
+    builder = _builder(_name(subject_name, organization_name), _name(issuer_name), key.public_key())
+    cert = _client_extensions(builder).sign(_load_key(ca_key), hashes.SHA256())
+    return {"certificate": _cert_pem(cert), "private_key": _key_pem(key)}
+
+
+def sign(csr, issuer_name, ca_key):
+    """Sign a PEM CSR with the CA key; the certificate keeps the CSR's subject and
+    allowed extensions (``[x509] allowed_extensions``; a CA flag only with
+    ``[x509] allow_ca``).
+
+    :raises: InvalidCsr for a CSR that does not parse or whose signature is bad;
+        CertificateValidationError for a disallowed extension.
+    """
+    try:
+        request = x509.load_pem_x509_csr(csr.encode("ascii") if isinstance(csr, str) else csr)
+    except ValueError:
+        raise exception.InvalidCsr(csr=csr)
+    if not request.is_signature_valid:
+        raise exception.InvalidCsr(csr=csr)
+    builder = _builder(request.subject, _name(issuer_name), request.public_key())
+    for ext in request.extensions:
+        if isinstance(ext.value, x509.SubjectKeyIdentifier):
+            continue
+        name = _EXTENSION_NAMES.get(type(ext.value), ext.oid.dotted_string)
+        if name not in CONF.x509.allowed_extensions:
+            raise exception.CertificateValidationError(extension=name)
+        if isinstance(ext.value, x509.BasicConstraints) and ext.value.ca and not CONF.x509.allow_ca:
+            raise exception.CertificateValidationError(extension="basicConstraints")
+        builder = builder.add_extension(ext.value, critical=ext.critical)
+    return _cert_pem(builder.sign(_load_key(ca_key), hashes.SHA256()))
+
+
+def generate_csr_and_key(common_name):
+    """A new RSA key pair and a CSR for it: ``{"csr", "private_key", "public_key"}``."""
+    key = _new_key()
+    csr = (
+        x509.CertificateSigningRequestBuilder()
+        .subject_name(_name(common_name))
+        .sign(key, hashes.SHA256())
+    )
+    public = key.public_key().public_bytes(_PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    return {
+        "csr": csr.public_bytes(_PEM).decode("ascii"),
+        "private_key": _key_pem(key),
+        "public_key": public.decode("ascii"),
+    }
+
+
+def generate_service_account_keys():
+    """Kubernetes' service-account signing key pair as the templates take it: the PEM
+    public and private keys with newlines written as the two characters ``\\n``."""
+    keys = generate_csr_and_key("Kubernetes Service Account")
+    return {
+        "kube_service_account_key": keys["public_key"].replace("\n", "\\n"),
+        "kube_service_account_private_key": keys["private_key"].replace("\n", "\\n"),
+    }

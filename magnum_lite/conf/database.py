@@ -1,0 +1,25 @@
+"""[database]: magnum's own database (PostgreSQL, or a SQLite file as the embedded default)."""
+
+from oslo_config import cfg
+
+group = cfg.OptGroup("database", title="Database options")
+
+opts = [
+    cfg.StrOpt(
+        "connection",
+        default="sqlite:///magnum.sqlite",
+        secret=True,
+        help="SQLAlchemy URL of magnum's database.",
+    ),
+    cfg.IntOpt("max_pool_size", default=16, help="Connections kept open to PostgreSQL."),
+    cfg.IntOpt("max_overflow", default=8, help="Extra connections allowed over the pool size."),
+]
+
+
+def register_opts(conf):
+    conf.register_group(group)
+    conf.register_opts(opts, group=group)
+
+
+def list_opts():
+    return [(group.name, opts)]

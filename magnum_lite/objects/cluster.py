@@ -1,0 +1,169 @@
+"""Cluster: one Kubernetes cluster; node counts and addresses live on its nodegroups.
+
+cluster = Cluster.get_by_uuid(ctx, uuid)
+cluster.cluster_template.coe          # loaded on first use
+cluster.default_ng_worker.node_count
+cluster.node_addresses                # all worker nodegroups' addresses
+"""
+
+from magnum_lite.common import exception, utils
+from magnum_lite.db import api as dbapi
+from magnum_lite.objects import base, fields
+from magnum_lite.objects.cluster_template import ClusterTemplate
+from magnum_lite.objects.nodegroup import NodeGroup
+
+
+@base.MagnumObjectRegistry.register
+class Cluster(base.MagnumPersistentObject, base.MagnumObject):
+    VERSION = "1.23"
+
+    _db_exclude = ("cluster_template",)
+
+    fields = {
+        "id": fields.IntegerField(),
+        "uuid": fields.UUIDField(nullable=True),
+        "name": fields.StringField(nullable=True),
+        "project_id": fields.StringField(nullable=True),
+        "user_id": fields.StringField(nullable=True),
+        "cluster_template_id": fields.StringField(nullable=True),
+        "keypair": fields.StringField(nullable=True),
+        "docker_volume_size": fields.IntegerField(nullable=True),
+        "labels": fields.DictOfStringsField(nullable=True),
+        "master_flavor_id": fields.StringField(nullable=True),
+        "flavor_id": fields.StringField(nullable=True),
+        "stack_id": fields.StringField(nullable=True),
+        "status": fields.StringField(nullable=True),
+        "status_reason": fields.StringField(nullable=True),
+        "health_status": fields.StringField(nullable=True),
+        "health_status_reason": fields.DictOfStringsField(nullable=True),
+        "create_timeout": fields.IntegerField(nullable=True),
+        "api_address": fields.StringField(nullable=True),
+        "discovery_url": fields.StringField(nullable=True),
+        "ca_cert_ref": fields.StringField(nullable=True),
+        "magnum_cert_ref": fields.StringField(nullable=True),
+        "etcd_ca_cert_ref": fields.StringField(nullable=True),
+        "front_proxy_ca_cert_ref": fields.StringField(nullable=True),
+        "cluster_template": fields.ObjectField("ClusterTemplate"),
+        "trustee_username": fields.StringField(nullable=True),
+        "trustee_password": fields.StringField(nullable=True),
+        "trustee_user_id": fields.StringField(nullable=True),
+        "trust_id": fields.StringField(nullable=True),
+        "coe_version": fields.StringField(nullable=True),
+        "container_version": fields.StringField(nullable=True),
+        "fixed_network": fields.StringField(nullable=True),
+        "fixed_subnet": fields.StringField(nullable=True),
+        "floating_ip_enabled": fields.BooleanField(default=True),
+        "master_lb_enabled": fields.BooleanField(default=False),
+        **base.MagnumPersistentObject.fields,
+    }
+
+    def obj_load_attr(self, attrname):
+        if attrname != "cluster_template":
+            raise NotImplementedError("Cannot load '%s' of a Cluster" % attrname)
+        # the template of a cluster stays readable to it, whatever the template's visibility
+        template = ClusterTemplate.get_by_uuid(None, self.cluster_template_id)
+        template._context = self._context
+        self.cluster_template = template
+        self.obj_reset_changes(["cluster_template"])
+
+    # ---- nodegroups -----------------------------------------------------------------------
+
+    @property
+    def nodegroups(self):
+        return NodeGroup.list(self._context, self.uuid)
+
+    def _default_ng(self, role):
+        ngs = NodeGroup.list(self._context, self.uuid, filters={"role": role, "is_default": True})
+        return ngs[0] if ngs else None
+
+    @property
+    def default_ng_worker(self):
+        return self._default_ng("worker")
+
+    @property
+    def default_ng_master(self):
+        return self._default_ng("master")
+
+    def _sum(self, master, attr):
+        return [getattr(ng, attr) for ng in self.nodegroups if (ng.role == "master") == master]
+
+    @property
+    def node_count(self):
+        return sum(self._sum(False, "node_count"))
+
+    @property
+    def master_count(self):
+        return sum(self._sum(True, "node_count"))
+
+    @property
+    def node_addresses(self):
+        return [a for addrs in self._sum(False, "node_addresses") for a in addrs or []]
+
+    @property
+    def master_addresses(self):
+        return [a for addrs in self._sum(True, "node_addresses") for a in addrs or []]
+
+    # ---- lookups --------------------------------------------------------------------------
+
+    @classmethod
+    def get(cls, context, cluster_id):
+        """By id (int) or uuid."""
+        if isinstance(cluster_id, int) or str(cluster_id).isdigit():
+            return cls.get_by_id(context, int(cluster_id))
+        if utils.is_uuid_like(cluster_id):
+            return cls.get_by_uuid(context, cluster_id)
+        raise exception.InvalidIdentity(identity=cluster_id)
+
+    @classmethod
+    def get_by_id(cls, context, cluster_id):
+        return cls._from_db_object(cls(context), dbapi.cluster_get_by_id(context, cluster_id))
+
+    @classmethod
+    def get_by_uuid(cls, context, uuid):
+        return cls._from_db_object(cls(context), dbapi.cluster_get_by_uuid(context, uuid))
+
+    @classmethod
+    def get_by_name(cls, context, name):
+        return cls._from_db_object(cls(context), dbapi.cluster_get_by_name(context, name))
+
+    @classmethod
+    def list(cls, context, limit=None, marker=None, sort_key=None, sort_dir=None, filters=None):
+        rows = dbapi.cluster_get_all(
+            context, filters, limit=limit, marker=marker, sort_key=sort_key, sort_dir=sort_dir
+        )
+        return cls._from_db_object_list(context, rows)
+
+    @classmethod
+    def get_count_all(cls, context, filters=None):
+        return dbapi.cluster_count_all(context, filters)
+
+    @staticmethod
+    def get_stats(context, project_id=None):
+        return dbapi.cluster_get_stats(context, project_id)
+
+    # ---- writes ---------------------------------------------------------------------------
+
+    def create(self, context=None):
+        self._from_db_object(self, dbapi.cluster_create(self._db_changes()))
+
+    def destroy(self, context=None):
+        dbapi.cluster_destroy(self.id)
+        self.obj_reset_changes()
+
+    def save(self, context=None):
+        updates = self._db_changes()
+        if updates:
+            self._from_db_object(self, dbapi.cluster_update(self.id, updates))
+
+    def refresh(self, context=None):
+        self._refresh_from(self.get_by_uuid(None, self.uuid))
+
+    def as_dict(self):
+        d = {k: getattr(self, k) for k in self.fields if k != "cluster_template"}
+        d.update(
+            node_count=self.node_count,
+            master_count=self.master_count,
+            node_addresses=self.node_addresses,
+            master_addresses=self.master_addresses,
+        )
+        return d

@@ -1,0 +1,47 @@
+"""magnum-lite-api in process (webtest) on SQLite, RPC over oslo.messaging ``fake://``."""
+
+import pytest
+import webtest
+
+from magnum_lite.api import app as api_app
+from magnum_lite.api import driver_lookup
+from magnum_lite.common import policy, rpc
+from magnum_lite.conf import CONF
+from magnum_lite.db import api as db_api
+
+LATEST = {"OpenStack-API-Version": "container-infra latest"}
+
+
+def headers(project="p1", user="u1", roles="member,reader", version="latest"):
+    h = {"X-Project-Id": project, "X-User-Id": user, "X-Roles": roles}
+    if version:
+        h["OpenStack-API-Version"] = "container-infra %s" % version
+    return h
+
+
+@pytest.fixture
+def magnum_conf(tmp_path):
+    CONF([], project="magnum", default_config_files=[])
+    url = "sqlite:///%s" % (tmp_path / "magnum.sqlite")
+    CONF.set_override("connection", url, group="database")
+    db_api.configure(url)
+    db_api.create_schema()
+    policy.reset()
+    rpc.init(CONF, url="fake://")
+    yield CONF
+    rpc.cleanup()
+    db_api.dispose()
+    CONF.clear_override("connection", group="database")
+    CONF.reset()
+
+
+@pytest.fixture
+def api(magnum_conf):
+    return webtest.TestApp(api_app.setup_app())
+
+
+@pytest.fixture
+def no_drivers(monkeypatch):
+    """An install without cluster drivers (as a vanilla Magnum 23)."""
+    driver_lookup._provided.cache_clear()
+    monkeypatch.setattr(driver_lookup, "_provided", lambda: {})
