@@ -132,5 +132,9 @@ def test_the_suite_fails_a_test_whose_services_logged_an_unexpected_error(pytest
     result = pytester.runpytest("-p", "tests.conftest", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=4, errors=1)
     result.stdout.fnmatch_lines(
-        ["*ERROR at teardown of test_unexpected*", "*services logged errors*", "*--- engine:*"]
+        [
+            "*ERROR at teardown of test_unexpected*",
+            "*services logged errors the test did not expect (1):*",
+            "*--- engine:*",
+        ]
     )
