@@ -50,6 +50,12 @@ def test_a_traceback_at_any_level_and_a_critical_count(log_file):
     assert [text for _label, text in logcheck.unexpected()] == [warning, critical]
 
 
+def test_oslo_log_records_are_read_too(log_file):
+    oslo = "2026-11-26 10:01:30.191 999 ERROR oslo_messaging.rpc.server [-] Exception\n"
+    _append(log_file, oslo + "2026-11-26 10:01:30.200 999 INFO x fine\n")
+    assert logcheck.unexpected() == [("worker0", oslo)]
+
+
 def test_expected_patterns_are_searched_in_the_whole_entry(log_file):
     _append(log_file, ERROR_WITH_TRACEBACK)
     assert logcheck.unexpected([r"ForeignKeyViolation"]) == []
