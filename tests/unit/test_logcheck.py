@@ -50,6 +50,12 @@ def test_a_traceback_at_any_level_and_a_critical_count(log_file):
     assert [text for _label, text in logcheck.unexpected()] == [warning, critical]
 
 
+def test_oslo_log_records_are_read_too(log_file):
+    oslo = "2026-11-26 10:01:30.191 999 ERROR oslo_messaging.rpc.server [-] Exception\n"
+    _append(log_file, oslo + "2026-11-26 10:01:30.200 999 INFO x fine\n")
+    assert logcheck.unexpected() == [("worker0", oslo)]
+
+
 def test_expected_patterns_are_searched_in_the_whole_entry(log_file):
     _append(log_file, ERROR_WITH_TRACEBACK)
     assert logcheck.unexpected([r"ForeignKeyViolation"]) == []
@@ -132,5 +138,9 @@ def test_the_suite_fails_a_test_whose_services_logged_an_unexpected_error(pytest
     result = pytester.runpytest("-p", "tests.conftest", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=4, errors=1)
     result.stdout.fnmatch_lines(
-        ["*ERROR at teardown of test_unexpected*", "*services logged errors*", "*--- engine:*"]
+        [
+            "*ERROR at teardown of test_unexpected*",
+            "*services logged errors the test did not expect (1):*",
+            "*--- engine:*",
+        ]
     )

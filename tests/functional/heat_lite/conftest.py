@@ -10,6 +10,7 @@ format_event), and raising heat_lite exceptions the same way.
         engine.calls[-1]           # ('create_stack', {kwargs the API sent})
 """
 
+import logging
 import uuid
 
 import oslo_messaging
@@ -21,6 +22,7 @@ from heat_lite.common import exception, messaging, policy
 from heat_lite.conf import CONF
 from heat_lite.engine.service import STACK_NAME_RE
 from heat_lite.rpc import api as rpc_api
+from tests.fixtures import logcheck
 
 TIME = "2026-11-25T22:01:01Z"
 
@@ -358,6 +360,9 @@ def _engine_server(heat_conf):
     (Stopping an RPC server takes about a second, so it is not done per test.)
     """
     messaging.setup("fake://")
+    # the API's own logs (the FakeEngine's RPC server logs every exception it raises)
+    api_logger = logging.getLogger("heat_lite")
+    logs = logcheck.watch_logging("heat-lite-api in process", logger=api_logger)
     fake = FakeEngine()
     target = oslo_messaging.Target(
         topic=rpc_api.ENGINE_TOPIC, server="fake-engine", version=rpc_api.ENGINE_RPC_VERSION
@@ -368,6 +373,7 @@ def _engine_server(heat_conf):
     server.stop()
     server.wait()
     messaging.cleanup()
+    logcheck.retire(logs, logger=api_logger)
 
 
 @pytest.fixture

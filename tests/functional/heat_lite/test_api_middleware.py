@@ -98,6 +98,7 @@ def test_options_lists_the_methods(api):
     assert api.options("/v1/admin/stacks", status=204).headers["Allow"] == "GET,POST"
 
 
+@pytest.mark.expect_log_errors("Returning 500 to user: 'secret detail'")
 def test_unexpected_engine_error_is_500_without_details(api, engine):
     engine.failures["list_stacks"] = KeyError("secret detail")
     body = assert_heat_error(api.get("/v1/admin/stacks", status=500), 500, "KeyError")
