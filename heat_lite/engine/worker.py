@@ -16,7 +16,7 @@ import threading
 
 import oslo_messaging
 
-from heat_lite.common import messaging
+from heat_lite.common import exception, messaging
 from heat_lite.db import api as db_api
 from heat_lite.engine import check_resource, sync_point, templates
 from heat_lite.engine import resource as rsrc_mod
@@ -145,7 +145,12 @@ def load_resource(cnxt, resource_id, is_update, input_data):
         and row.current_template_id != stack.t.id
     ):
         rsrc_stack = copy.copy(stack)
-        rsrc_stack.t = templates.load(row.current_template_id)
+        try:
+            rsrc_stack.t = templates.load(row.current_template_id)
+        except exception.EntityNotFound:
+            # the traversal that finished meanwhile purged the row and its old template
+            LOG.debug("Template %s of resource %s is gone", row.current_template_id, row.id)
+            return None
         rsrc_stack._parameters = rsrc_stack._definitions = None
     definition = rsrc_stack.definition(row.name)
     if definition is None:
