@@ -344,11 +344,11 @@ class Stack:
         self.action, self.status, self.status_reason = action, status, reason
         db_api.event_create(event.stack_event(self))
         event.maybe_purge(self.id)
-        stored = db_api.stack_update(
-            self.id,
-            {"action": action, "status": status, "status_reason": reason},
-            exp_trvsl=self.current_traversal,
-        )
+        values = {"action": action, "status": status, "status_reason": reason}
+        if (action, status) == (DELETE, COMPLETE):
+            # gone from every list the moment a client can see DELETE_COMPLETE
+            values["deleted_at"] = db_api.utcnow()
+        stored = db_api.stack_update(self.id, values, exp_trvsl=self.current_traversal)
         if stored:
             notification.send(self)
         return stored
@@ -523,7 +523,8 @@ class Stack:
                         "current_template_id": self.t.id,
                     }
                 )
-        new_ids = db_api.resource_create_many(new_rows, budget=self._resource_budget())
+        budget = self._resource_budget() if new_rows else None
+        new_ids = db_api.resource_create_many(new_rows, budget=budget)
         for row, new_id in zip(new_rows, new_ids, strict=True):
             ids[row["name"]] = new_id
         return ids

@@ -22,7 +22,7 @@ import time
 
 import oslo_messaging
 
-from heat_lite.common import messaging
+from heat_lite.common import exception, messaging
 from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
 from heat_lite.engine import check_resource, liveness, sync_point, templates
@@ -201,7 +201,12 @@ def load_resource(cnxt, resource_id, is_update, input_data):
         and row.current_template_id != stack.t.id
     ):
         rsrc_stack = copy.copy(stack)
-        rsrc_stack.t = templates.load(row.current_template_id)
+        try:
+            rsrc_stack.t = templates.load(row.current_template_id)
+        except exception.EntityNotFound:
+            # the traversal that finished meanwhile purged the row and its old template
+            LOG.debug("Template %s of resource %s is gone", row.current_template_id, row.id)
+            return None
         rsrc_stack._parameters = rsrc_stack._definitions = None
     definition = rsrc_stack.definition(row.name)
     if definition is None:

@@ -74,6 +74,16 @@ def _counts(database, tables=None):
     return {name: n for name, n in counts.items() if n}
 
 
+def _settle(database, expected=None, timeout=10):
+    """Wait for the rows of the tables a live stack owns to be ``expected`` (default:
+    none). The worker that writes DELETE_COMPLETE (and takes the stack off the lists)
+    removes them in the same call, right after."""
+    deadline = time.monotonic() + timeout
+    while _counts(database, OWNED) != (expected or {}):
+        assert time.monotonic() < deadline, _counts(database, OWNED)
+        time.sleep(0.05)
+
+
 def _purge_deleted(heat):
     proc = subprocess.run(
         [services.script("heat-lite-manage"), "--config-file", str(heat.conf)]
@@ -86,21 +96,13 @@ def _purge_deleted(heat):
     return proc.stdout
 
 
-def _wait_gone(names, name, timeout=10):
-    """The stack leaves the list once its delete's purge has run (just after the
-    DELETE_COMPLETE state is written, as in Heat)."""
-    deadline = time.monotonic() + timeout
-    while name in names():
-        assert time.monotonic() < deadline, "%s still listed" % name
-        time.sleep(0.05)
-
-
 def _delete_and_check(hc, heat, database, stack_id, name):
     hc.stacks.delete(stack_id)
     stack = helpers.wait_for_status(hc, stack_id, {"DELETE_COMPLETE", "DELETE_FAILED"})
     assert stack.stack_status == "DELETE_COMPLETE", stack.stack_status_reason
-    _wait_gone(lambda: [s.stack_name for s in hc.stacks.list()], name)
-    assert _counts(database, OWNED) == {}
+    # gone from the list the moment DELETE_COMPLETE can be seen
+    assert name not in [s.stack_name for s in hc.stacks.list()]
+    _settle(database)
     assert "Purged" in _purge_deleted(heat)
     assert _counts(database) == {}
 
@@ -284,7 +286,7 @@ class ProjectClient:
                 assert time.monotonic() < deadline, shown["stack_status"]
                 time.sleep(0.05)
             assert shown["stack_status"] == "DELETE_COMPLETE", shown["stack_status_reason"]
-            _wait_gone(lambda: [s["stack_name"] for s in self.list()], stack["stack_name"])
+            assert stack["stack_name"] not in [s["stack_name"] for s in self.list()]
 
 
 def _none_template(count=1):
@@ -309,6 +311,7 @@ def test_parallel_creates_of_one_name_give_one_stack(heat, database):
             )
     assert [s["stack_name"] for s in project.list()] == ["same"]
     project.delete_all()
+    _settle(database)
     _purge_deleted(heat)
     assert _counts(database) == {}
 
@@ -328,6 +331,7 @@ def test_parallel_creates_respect_max_stacks_per_tenant(heat, database):
             )
     assert len(project.list()) == MAX_STACKS
     project.delete_all()
+    _settle(database)
     _purge_deleted(heat)
     assert _counts(database) == {}
 
@@ -351,10 +355,12 @@ def test_purge_deleted_leaves_live_stacks_intact(hc, heat, database):
     live = _create(hc, "purge-live", template)
     before = hc.resources.list(live.id, nested_depth=2)
     live_rows = _counts(database)
+    live_owned = _counts(database, OWNED)
     gone = _create(hc, "purge-gone", template)
     hc.stacks.delete(gone.id)
     helpers.wait_for_status(hc, gone.id, {"DELETE_COMPLETE"})
-    _wait_gone(lambda: [s.stack_name for s in hc.stacks.list()], "purge-gone")
+    assert "purge-gone" not in [s.stack_name for s in hc.stacks.list()]
+    _settle(database, live_owned)
     assert "Purged 2 deleted stacks." in _purge_deleted(heat)  # the root and its group
     # every table holds exactly what it held with only the live tree in it
     assert _counts(database) == live_rows
