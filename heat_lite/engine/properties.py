@@ -348,7 +348,8 @@ class Properties(collections.abc.Mapping):
 
 # -- provider templates: a type's properties as template parameters -----------------------
 # (GET /resource_types/{type}/template, heat/engine/properties.py). A property of type
-# Any has no parameter type: the lookup fails with KeyError, as in Heat (a 500).
+# Any has no parameter type in Heat, whose lookup then fails with a bare KeyError (a 500);
+# here it becomes a json parameter, the type that takes any structured value.
 
 _CFN_PARAM_TYPES = {
     Schema.INTEGER: "Number",
@@ -357,6 +358,7 @@ _CFN_PARAM_TYPES = {
     Schema.BOOLEAN: "Boolean",
     Schema.MAP: "Json",
     Schema.LIST: "CommaDelimitedList",
+    Schema.ANY: "Json",
 }
 _HOT_PARAM_TYPES = {
     Schema.INTEGER: "number",
@@ -365,6 +367,7 @@ _HOT_PARAM_TYPES = {
     Schema.BOOLEAN: "boolean",
     Schema.MAP: "json",
     Schema.LIST: "comma_delimited_list",
+    Schema.ANY: "json",
 }
 
 

@@ -196,7 +196,7 @@ def test_resource_schema(api):
     )
 
 
-def test_generate_template(api, expect_log_errors):
+def test_generate_template(api):
     url = P + "/resource_types/OS::Heat::None/template"
     assert api.get(url).json == {
         "HeatTemplateFormatVersion": "2012-12-12",
@@ -242,11 +242,10 @@ def test_generate_template(api, expect_log_errors):
     )
     resp = api.get(P + "/resource_types/OS::Heat::Nope/template", status=404)
     assert resp.json["error"]["type"] == "EntityNotFound"
-    # A property of type Any has no parameter type: Heat fails with a bare KeyError (500),
-    # its engine logging the traceback
-    expect_log_errors(r"KeyError: 'Any'")
-    resp = api.get(P + "/resource_types/OS::Heat::Value/template", status=500)
-    assert resp.json["error"] == {"type": "KeyError", "traceback": None}
+    # A property of type Any has no parameter type: Heat fails with a bare KeyError (500);
+    # heat-lite never answers a 500 for a valid request, and gives it a json parameter
+    value = api.get(P + "/resource_types/OS::Heat::Value/template").json
+    assert value["parameters"]["value"]["type"] == "json"
 
 
 # -- validate -----------------------------------------------------------------------------
