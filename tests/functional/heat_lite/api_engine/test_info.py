@@ -245,7 +245,7 @@ def test_generate_template(api):
     # A property of type Any has no parameter type: Heat fails with a bare KeyError (500);
     # heat-lite never answers a 500 for a valid request, and gives it a json parameter
     value = api.get(P + "/resource_types/OS::Heat::Value/template").json
-    assert value["parameters"]["value"]["type"] == "json"
+    assert value["Parameters"]["value"]["Type"] == "Json"
 
 
 # -- validate -----------------------------------------------------------------------------
