@@ -201,7 +201,13 @@ def user_creds_create(context):
 
 
 def user_creds_delete(creds_id):
-    _write(T_CREDS.delete().where(T_CREDS.c.id == creds_id))
+    """Delete a root stack's credentials; its (soft-deleted) nested stacks, which share
+    them, let go of them first (else the foreign key refuses the delete)."""
+    with transaction() as conn:
+        conn.execute(
+            T_STACK.update().where(T_STACK.c.user_creds_id == creds_id).values(user_creds_id=None)
+        )
+        conn.execute(T_CREDS.delete().where(T_CREDS.c.id == creds_id))
 
 
 def _insert_id(table, values):

@@ -17,7 +17,12 @@ opts = [
         help="Transport Heat sends its notifications to; defaults to [DEFAULT] transport_url.",
     ),
     cfg.ListOpt("topics", default=["notifications"], help="Notification topics to listen on."),
-    cfg.StrOpt("pool", default="magnum-conductor", help="Listener pool shared by conductors."),
+    cfg.StrOpt(
+        "pool",
+        default="magnum-heat-notifications",
+        help="Listener pool shared by conductors: the name of the queue they consume "
+        "Heat's notifications from (on RabbitMQ), so it must differ from every RPC topic.",
+    ),
 ]
 
 
