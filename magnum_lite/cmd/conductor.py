@@ -14,6 +14,7 @@ import oslo_messaging as messaging  # noqa: E402
 from magnum_lite.cmd import common  # noqa: E402
 from magnum_lite.common import rpc  # noqa: E402
 from magnum_lite.conductor import api as conductor_api  # noqa: E402
+from magnum_lite.conductor import heat_listener  # noqa: E402
 from magnum_lite.conductor.handlers import (  # noqa: E402
     ca_conductor,
     cluster_conductor,
@@ -43,16 +44,18 @@ def start_rpc_server(conf):
     return server
 
 
+def on_stack_event(stack_id, event_type, payload):
+    """A stack finished (``.end``) or failed (``.error``): sync its cluster now."""
+    if event_type.endswith((".end", ".error")):
+        periodic.sync_stack(stack_id)
+
+
 def start_notification_listener(conf):
     """Heat's orchestration.stack.* notifications sync the cluster at once."""
     if not conf.heat_notifications.enabled:
         return None
-    try:
-        from magnum_lite.conductor import heat_listener
-    except ImportError:
-        LOG.info("No Heat notification listener installed: status comes from polling")
-        return None
-    listener = heat_listener.start(conf, periodic.sync_stack)
+    listener = heat_listener.get_listener(heat_listener.get_transport(), on_stack_event)
+    listener.start()
     LOG.info("Listening for Heat's stack notifications")
     return listener
 

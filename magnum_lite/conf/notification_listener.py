@@ -19,9 +19,9 @@ opts = [
     cfg.ListOpt("topics", default=["notifications"], help="Notification topics to listen on."),
     cfg.StrOpt(
         "pool",
-        default="magnum-heat-notifications",
-        help="Listener pool shared by conductors: the name of the queue they consume "
-        "Heat's notifications from (on RabbitMQ), so it must differ from every RPC topic.",
+        default="magnum-conductor-heat-notifications",
+        help="Listener pool shared by conductors (with RabbitMQ, the name of the queue they "
+        "share: it must differ from every RPC topic).",
     ),
 ]
 

@@ -4,10 +4,17 @@ magnum-lite-api and -conductor, heat-lite-api, -engine and two workers, on Postg
 RabbitMQ. Clusters converge on the simulated cloud; a minion of a cluster named
 ``failme...`` fails on purpose ([simulated_cloud] fail_objects)."""
 
+import base64
 import json
 import time
 
 import pytest
+import requests
+import yaml
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+from cryptography.x509.oid import NameOID
 from heatclient import client as heat_client
 from heatclient import exc as heat_exc
 
@@ -22,11 +29,11 @@ FAIL_GLOB = "nova.server:failme*-node-*"
 @pytest.fixture(scope="module")
 def stack_env(tmp_path_factory):
     with services.isolated_backends() as (heat_db, transport_url):
-        heat = services.HeatProcesses(
-            tmp_path_factory.mktemp("heat"), heat_db, transport_url, workers=2
-        )
-        heat.conf.write_text(
-            heat.conf.read_text() + "\n[simulated_cloud]\nfail_objects = %s\n" % FAIL_GLOB
+        heat = magnum_services.heat_for_magnum(
+            tmp_path_factory.mktemp("heat"),
+            heat_db,
+            transport_url,
+            extra_conf="\n[simulated_cloud]\nfail_objects = %s\n" % FAIL_GLOB,
         )
         heat.start()
         try:
@@ -36,7 +43,7 @@ def stack_env(tmp_path_factory):
                     magnum_db,
                     transport_url,
                     heat.endpoint,
-                    sync_interval=1,
+                    sync_interval=2,
                 )
                 magnum.start()
                 try:
@@ -79,13 +86,16 @@ def wait_gone(coe, name, timeout=90):
     raise AssertionError("cluster %s still there" % name)
 
 
-def assert_stack_gone(hc, stack_id):
+def assert_stack_gone(hc, stack_id, timeout=15):
     """Heat still shows a deleted stack by id, as DELETE_COMPLETE; lists no longer."""
     try:
         assert hc.stacks.get(stack_id).stack_status == "DELETE_COMPLETE"
     except heat_exc.HTTPNotFound:
         pass
-    assert stack_id not in [s.id for s in hc.stacks.list()]
+    deadline = time.monotonic() + timeout
+    while stack_id in [s.id for s in hc.stacks.list()]:
+        assert time.monotonic() < deadline, "stack %s still listed" % stack_id
+        time.sleep(0.5)
 
 
 def outputs(hc, stack_id):
@@ -118,7 +128,24 @@ def template(coe):
     return "k8s-ct"
 
 
-def test_cluster_create_resize_delete(coe, hc, template):
+def x509_cert(pem):
+    return x509.load_pem_x509_certificate(pem.encode() if isinstance(pem, str) else pem)
+
+
+def make_csr(cn="node-1"):
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, cn)])
+    csr = x509.CertificateSigningRequestBuilder().subject_name(name).sign(key, hashes.SHA256())
+    return csr.public_bytes(serialization.Encoding.PEM).decode()
+
+
+def ca_pem(coe, cluster):
+    return coe("coe", "ca", "show", cluster)
+
+
+@pytest.fixture(scope="module")
+def cluster(coe, hc, template):
+    """c1: 1 master, 2 nodes, CREATE_COMPLETE."""
     coe(
         "coe",
         "cluster",
@@ -131,23 +158,185 @@ def test_cluster_create_resize_delete(coe, hc, template):
         "2",
         "c1",
     )
-    cluster = wait_status(coe, "c1", ["CREATE_COMPLETE", "CREATE_FAILED"])
-    assert cluster["status"] == "CREATE_COMPLETE", cluster["status_reason"]
-    stack_id = cluster["cluster_id"]
-    out = outputs(hc, stack_id)
+    found = wait_status(coe, "c1", ["CREATE_COMPLETE", "CREATE_FAILED"])
+    assert found["status"] == "CREATE_COMPLETE", found["status_reason"]
+    return found
+
+
+def test_template_crud(coe):
+    coe(
+        "coe",
+        "cluster",
+        "template",
+        "create",
+        "--coe",
+        "kubernetes",
+        "--image",
+        "fedora-coreos-40",
+        "--external-network",
+        "public",
+        "--labels",
+        "x=1",
+        "ct-crud",
+    )
+    listed = coe.json("coe", "cluster", "template", "list")
+    assert "ct-crud" in [t["name"] for t in listed]
+    shown = coe.json("coe", "cluster", "template", "show", "ct-crud")
+    assert shown["cluster_distro"] == "fedora-coreos" and shown["labels"] == {"x": "1"}
+    assert shown["network_driver"] == "flannel" and shown["driver"] == "k8s_fedora_coreos_v1"
+    coe("coe", "cluster", "template", "update", "ct-crud", "--name", "ct-crud2", "--public")
+    coe("coe", "cluster", "template", "update", "ct-crud2", "--label", "y=2", "--no-label", "x")
+    shown = coe.json("coe", "cluster", "template", "show", "ct-crud2")
+    assert shown["labels"] == {"y": "2"} and shown["public"] is True
+    coe("coe", "cluster", "template", "delete", "ct-crud2")
+    assert "could not be found" in coe.error("coe", "cluster", "template", "show", "ct-crud2")
+
+
+def test_cluster_matches_its_stack(cluster, hc):
+    out = outputs(hc, cluster["cluster_id"])
     assert cluster["api_address"] == "https://%s:6443" % out["api_address"]
     assert cluster["master_addresses"] == out["kube_masters"]
     assert cluster["node_addresses"] == out["kube_minions"]
     assert len(cluster["node_addresses"]) == 2 and cluster["node_count"] == 2
+    assert cluster["master_count"] == 1 and cluster["coe_version"]
 
+
+def test_template_in_use_cannot_be_deleted(coe, cluster, template):
+    proc = coe.run("coe", "cluster", "template", "delete", template)
+    assert "is referenced by one or multiple clusters (HTTP 400)" in proc.stdout + proc.stderr
+    assert coe.json("coe", "cluster", "template", "show", template)["name"] == template
+    err = coe.error("coe", "cluster", "template", "update", template, "--flavor", "m1.large")
+    assert "is referenced by one or multiple clusters" in err
+
+
+def test_nodegroup_create_delete(coe, cluster):
+    coe("coe", "nodegroup", "create", "c1", "ng1", "--node-count", "1")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        ng = coe.json("coe", "nodegroup", "show", "c1", "ng1")
+        if ng["status"].endswith(("COMPLETE", "FAILED")):
+            break
+        time.sleep(0.5)
+    assert ng["status"] == "CREATE_COMPLETE", ng["status_reason"]
+    assert ng["stack_id"] and ng["stack_id"] != cluster["cluster_id"]
+    names = [n["name"] for n in coe.json("coe", "nodegroup", "list", "c1")]
+    assert names == ["default-master", "default-worker", "ng1"]
+    assert wait_status(coe, "c1", ["UPDATE_COMPLETE", "UPDATE_FAILED"])["status"] == (
+        "UPDATE_COMPLETE"
+    )
+    coe("coe", "nodegroup", "delete", "c1", "ng1")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if coe.run("coe", "nodegroup", "show", "c1", "ng1").returncode != 0:
+            break
+        time.sleep(0.5)
+    names = [n["name"] for n in coe.json("coe", "nodegroup", "list", "c1")]
+    assert names == ["default-master", "default-worker"]
+    err = coe.error("coe", "nodegroup", "delete", "c1", "default-worker")
+    assert "Deleting a default nodegroup is not supported" in err
+
+
+def test_cluster_config_signed_by_cluster_ca(coe, cluster, tmp_path):
+    coe("coe", "cluster", "config", "c1", "--dir", str(tmp_path))
+    kubeconfig = yaml.safe_load((tmp_path / "config").read_text())
+    user = kubeconfig["users"][0]["user"]
+    client = x509_cert(base64.b64decode(user["client-certificate-data"]))
+    ca = x509_cert(ca_pem(coe, "c1"))
+    client.verify_directly_issued_by(ca)
+    server = kubeconfig["clusters"][0]["cluster"]["server"]
+    assert server == cluster["api_address"]
+
+
+def test_ca_show_sign_rotate(coe, cluster, tmp_path, stack_env):
+    old_ca = x509_cert(ca_pem(coe, "c1"))
+    url = "%s/certificates/%s?ca_cert_type=etcd" % (stack_env[1].endpoint, cluster["uuid"])
+    etcd_ca = x509_cert(requests.get(url, timeout=10).json()["pem"])
+    assert etcd_ca.subject != old_ca.subject
+    (tmp_path / "node.csr").write_text(make_csr())
+    signed = coe("coe", "ca", "sign", "c1", str(tmp_path / "node.csr"))
+    x509_cert(signed).verify_directly_issued_by(old_ca)
+    coe("coe", "ca", "rotate", "c1")
+    found = wait_status(coe, "c1", ["UPDATE_COMPLETE", "UPDATE_FAILED"])
+    assert found["status"] == "UPDATE_COMPLETE", found["status_reason"]
+    new_ca = x509_cert(ca_pem(coe, "c1"))
+    assert new_ca.fingerprint(hashes.SHA256()) != old_ca.fingerprint(hashes.SHA256())
+
+
+def test_bad_input(coe, cluster, template):
+    err = coe.error("coe", "cluster", "create", "--cluster-template", "nope", "bad1")
+    assert "ClusterTemplate nope could not be found" in err
+    err = coe.error(
+        "coe", "cluster", "create", "--cluster-template", template, "--master-count", "2", "bad2"
+    )
+    assert "master nodegroup size of 2 is invalid" in err
+    err = coe.error(
+        "coe",
+        "cluster",
+        "template",
+        "create",
+        "--coe",
+        "kubernetes",
+        "--image",
+        "fedora-coreos-40",
+        "--server-type",
+        "bm",
+        "ct-bm",
+    )
+    assert "Cluster type (bm, fedora-coreos, kubernetes) is not supported" in err
+    err = coe.error("coe", "cluster", "update", "c1", "--name", "other")
+    assert "cannot change cluster property(ies) name" in err
+    err = coe.error("--os-container-infra-api-version", "1.99", "coe", "cluster", "list")
+    assert "406" in err
+    err = coe.error("coe", "cluster", "show", "missing")
+    assert "Cluster missing could not be found" in err
+    coe(
+        "coe",
+        "quotas",
+        "create",
+        "--project-id",
+        "admin",
+        "--resource",
+        "Cluster",
+        "--hard-limit",
+        "1",
+    )
+    try:
+        err = coe.error("coe", "cluster", "create", "--cluster-template", template, "bad3")
+        assert "You have reached the maximum clusters per project, 1" in err
+    finally:
+        coe("coe", "quotas", "delete", "--project-id", "admin", "--resource", "Cluster")
+    names = [c["name"] for c in coe.json("coe", "cluster", "list")]
+    assert names == ["c1"]
+
+
+def test_resize_up_and_down(coe, hc, cluster):
     for count in (4, 1):
         coe("coe", "cluster", "resize", "c1", str(count))
-        cluster = wait_status(coe, "c1", ["UPDATE_COMPLETE", "UPDATE_FAILED"])
-        assert cluster["status"] == "UPDATE_COMPLETE", cluster["status_reason"]
-        assert cluster["node_count"] == count
-        assert len(cluster["node_addresses"]) == count
-        assert cluster["node_addresses"] == outputs(hc, stack_id)["kube_minions"]
+        found = wait_status(coe, "c1", ["UPDATE_COMPLETE", "UPDATE_FAILED"])
+        assert found["status"] == "UPDATE_COMPLETE", found["status_reason"]
+        assert found["node_count"] == count
+        assert found["node_addresses"] == outputs(hc, cluster["cluster_id"])["kube_minions"]
+        assert len(found["node_addresses"]) == count
 
+
+def test_upgrade_not_supported(coe, cluster, template):
+    err = coe.error("coe", "cluster", "upgrade", "c1", template)
+    assert "Upgrading a cluster that uses the Magnum Heat driver is not supported" in err
+
+
+def test_delete_removes_cluster_and_stacks(coe, hc, cluster):
     coe("coe", "cluster", "delete", "c1")
     wait_gone(coe, "c1")
-    assert_stack_gone(hc, stack_id)
+    assert_stack_gone(hc, cluster["cluster_id"])
+
+
+def test_failing_minion_ends_create_failed_and_deletes_cleanly(coe, hc, template):
+    coe("coe", "cluster", "create", "--cluster-template", template, "--node-count", "1", "failme1")
+    found = wait_status(coe, "failme1", ["CREATE_COMPLETE", "CREATE_FAILED"])
+    assert found["status"] == "CREATE_FAILED"
+    stack = hc.stacks.get(found["cluster_id"])
+    assert stack.stack_status == "CREATE_FAILED"
+    assert stack.stack_status_reason in found["faults"].values()
+    coe("coe", "cluster", "delete", "failme1")
+    wait_gone(coe, "failme1")
+    assert_stack_gone(hc, found["cluster_id"])
