@@ -6,13 +6,12 @@ topic ``notifications``. The conductor listens there and hands the stack id to a
 callback, which syncs the cluster (or nodegroup) owning that stack at once; the
 periodic sync stays as the safety net for lost notifications.
 
-    listener = heat_listener.start(CONF, sync_stack)   # sync_stack(stack_id) per event
+    listener = heat_listener.get_listener(heat_listener.get_transport(), on_stack_event)
+    listener.start()      # on_stack_event(stack_id, event_type, payload) per notification
     ...
     listener.stop(); listener.wait()
 
-or, for a callback that wants the event too,
-``get_listener(transport, on_stack_event)`` with ``on_stack_event(stack_id, event_type,
-payload)``. Topics and the listener pool come from ``[heat_notifications]``.
+Topics and the listener pool come from ``[heat_notifications]``.
 """
 
 import logging
@@ -72,18 +71,3 @@ def get_listener(transport, callback, topics=None, pool=None, executor="threadin
         executor=executor,
         pool=pool or CONF.heat_notifications.pool,
     )
-
-
-def start(conf, callback):
-    """Start listening with ``conf``'s ``[heat_notifications]``; ``callback(stack_id)``
-    runs for every stack notification. Returns the listener (stop() and wait() it)."""
-    url = conf.heat_notifications.transport_url
-    transport = oslo_messaging.get_notification_transport(conf, url=url)
-    listener = get_listener(
-        transport,
-        lambda stack_id, event_type, payload: callback(stack_id),
-        topics=conf.heat_notifications.topics,
-        pool=conf.heat_notifications.pool,
-    )
-    listener.start()
-    return listener

@@ -27,8 +27,10 @@ TEMPLATE = {
 @pytest.fixture(scope="module")
 def heat(backends, tmp_path_factory):
     db_url, transport_url = backends
-    # etc/integration/heat.conf turns notifications on ([oslo_messaging_notifications])
     procs = services.HeatProcesses(tmp_path_factory.mktemp("heat"), db_url, transport_url)
+    procs.conf.write_text(
+        procs.conf.read_text() + "\n[oslo_messaging_notifications]\ndriver = messaging\n"
+    )
     procs.start()
     try:
         yield procs
