@@ -339,8 +339,10 @@ class Stack:
     def has_timed_out(self):
         return self.status == IN_PROGRESS and self.time_remaining() <= 0
 
-    def state_set(self, action, status, reason):
-        """Record the event, then write the state with a CAS on the current traversal."""
+    def state_set(self, action, status, reason, notify=True):
+        """Record the event, then write the state with a CAS on the current traversal;
+        the state is announced (notification.send) once stored, unless ``notify`` is
+        false (the caller announces it later)."""
         self.action, self.status, self.status_reason = action, status, reason
         db_api.event_create(event.stack_event(self))
         event.maybe_purge(self.id)
@@ -349,7 +351,7 @@ class Stack:
             # gone from every list the moment a client can see DELETE_COMPLETE
             values["deleted_at"] = db_api.utcnow()
         stored = db_api.stack_update(self.id, values, exp_trvsl=self.current_traversal)
-        if stored:
+        if stored and notify:
             notification.send(self)
         return stored
 
@@ -579,9 +581,11 @@ class Stack:
 
     def mark_complete(self, suffix=""):
         reason = "Stack %s completed successfully%s" % (self.action, suffix)
-        if self.state_set(self.action, COMPLETE, reason):
+        # announced after the purge: a deleted stack is out of the list by then
+        if self.state_set(self.action, COMPLETE, reason, notify=False):
             self._snapshot_finished(COMPLETE, reason)
             self.purge_db()
+            notification.send(self)
 
     def mark_failed(self, reason):
         if not self.state_set(self.action, FAILED, reason):

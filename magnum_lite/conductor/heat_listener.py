@@ -6,13 +6,12 @@ topic ``notifications``. The conductor listens there and hands the stack id to a
 callback, which syncs the cluster (or nodegroup) owning that stack at once; the
 periodic sync stays as the safety net for lost notifications.
 
-    listener = heat_listener.get_listener(transport, on_stack_event)
+    listener = heat_listener.get_listener(heat_listener.get_transport(), on_stack_event)
     listener.start()      # on_stack_event(stack_id, event_type, payload) per notification
     ...
     listener.stop(); listener.wait()
 
-``transport`` is an oslo.messaging notification transport (see ``get_transport``);
-topics and the listener pool come from ``[heat_notifications]``.
+Topics and the listener pool come from ``[heat_notifications]``.
 """
 
 import logging

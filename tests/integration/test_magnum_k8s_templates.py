@@ -7,6 +7,7 @@ files into ``files`` and ``environment_files``; scaling is a PATCH update of
 
 import ipaddress
 import pathlib
+import time
 
 import pytest
 import sqlalchemy as sa
@@ -192,6 +193,11 @@ def test_cluster_converges_scales_and_deletes(hc, sim_objects):
     hc.stacks.delete(stack_id)
     helpers.wait_for(hc, stack_id, "DELETE_COMPLETE")
     assert sim_objects() == {}
+    # the root stack (whose nested stacks share its credentials) leaves the list
+    deadline = time.monotonic() + 10
+    while stack_id in [s.id for s in hc.stacks.list()]:
+        assert time.monotonic() < deadline, "deleted stack still listed"
+        time.sleep(0.05)
 
 
 def test_unknown_flavor_is_rejected_with_heat_400(hc, sim_objects):

@@ -13,6 +13,8 @@ driver's TemplateDefinition.
 """
 
 import abc
+import copy
+import functools
 import logging
 import os
 import string
@@ -44,6 +46,24 @@ def stack_name(cluster, nodegroup=None):
     return ("%s-%s" % (name, short_id.generate_id())).lower()
 
 
+@functools.lru_cache(maxsize=64)
+def _template_contents(template_path, env_paths):
+    """``(template, files, environment_files)`` as heatclient's template_utils make them
+    from the template tree and the environment files (``files`` holding every
+    referenced template, ``get_file`` target and environment file).
+
+    The tree ships with the driver and does not change while the process runs, so the
+    result is kept per (template, environments): parsing it takes a few hundred ms.
+    """
+    files, template = template_utils.get_template_contents(template_path)
+    environment_files = []
+    env_map, _env = template_utils.process_multiple_environments_and_files(
+        env_paths=list(env_paths), env_list_tracker=environment_files
+    )
+    files.update(env_map)
+    return template, files, tuple(environment_files)
+
+
 def _heat_call(call, *args, **kwargs):
     """A heatclient call whose 400 becomes InvalidParameterValue (Magnum does so)."""
     try:
@@ -70,21 +90,16 @@ class HeatDriver(driver.Driver):
         params = tdef.get_params(context, template, cluster, nodegroups=nodegroups)
         params.update(extra_params or {})
         nodegroup = nodegroups[0] if nodegroups else None
-        env_paths = [
+        env_paths = tuple(
             os.path.join(tdef.template_dir, name)
             for name in tdef.get_env_files(template, cluster, nodegroup)
-        ]
-        files, heat_template = template_utils.get_template_contents(tdef.template_path)
-        environment_files = []
-        env_map, _env = template_utils.process_multiple_environments_and_files(
-            env_paths=env_paths, env_list_tracker=environment_files
         )
-        files.update(env_map)
+        heat_template, files, environment_files = _template_contents(tdef.template_path, env_paths)
         return {
             "parameters": params,
-            "template": heat_template,
-            "files": files,
-            "environment_files": environment_files,
+            "template": copy.deepcopy(heat_template),
+            "files": dict(files),
+            "environment_files": list(environment_files),
         }
 
     def _create_stack(self, context, osc, cluster, timeout, nodegroup=None, extra_params=None):

@@ -140,7 +140,10 @@ def volume_params(context, template, cluster, nodegroups, labels):
     for name, size in sizes.items():
         params[name] = (_label(labels, template, name, "") if size else "") or ""
     if template.registry_enabled:
-        params.update(swift_region=params.get("region_name", ""), registry_container="container")
+        params.update(
+            swift_region=CONF.heat_client.region_name or "RegionOne",
+            registry_container="container",
+        )
     return params
 
 

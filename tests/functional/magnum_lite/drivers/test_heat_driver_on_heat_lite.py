@@ -144,3 +144,29 @@ def test_failed_minion_fails_the_cluster_with_heats_reason(heat_endpoint, k8s):
     k8s.delete_cluster(CTX, cluster)
     cluster.status = "DELETE_IN_PROGRESS"
     assert _sync_until_done(k8s, cluster) == "DELETE_COMPLETE"
+
+
+def test_private_cluster_with_volumes(heat_endpoint, k8s):
+    """No floating IPs, an API load balancer without one, etcd and docker volumes, TLS
+    off: the addresses are the private ones, the API the balancer's private VIP."""
+    template = fake_template(
+        master_lb_enabled=True,
+        floating_ip_enabled=False,
+        tls_disabled=True,
+        docker_volume_size=3,
+        labels={"etcd_volume_size": "1"},
+    )
+    cluster = fake_cluster(template, master_count=1, node_count=1, name="private")
+    k8s.create_cluster(CTX, cluster, 60)
+    for ng in cluster.nodegroups:
+        ng.stack_id = cluster.stack_id
+    assert _sync_until_done(k8s, cluster) == "CREATE_COMPLETE"
+    master, worker = cluster.default_ng_master, cluster.default_ng_worker
+    assert _in(PRIVATE, master.node_addresses) and _in(PRIVATE, worker.node_addresses)
+    api = cluster.api_address
+    assert api.startswith("http://") and api.endswith(":8080")
+    assert _in(PRIVATE, [api[len("http://") : -len(":8080")]])
+    assert api[len("http://") : -len(":8080")] not in master.node_addresses  # the LB's VIP
+    k8s.delete_cluster(CTX, cluster)
+    cluster.status = "DELETE_IN_PROGRESS"
+    assert _sync_until_done(k8s, cluster) == "DELETE_COMPLETE"
