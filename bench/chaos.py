@@ -263,8 +263,8 @@ def run_scenario(name, runs, workdir):
             workdir / name, db_url, transport_url, defaults=defaults
         )
         heat.transport_url = transport_url
-        heat.start()
         try:
+            heat.start()
             hc = heat_client.Client("1", endpoint=heat.endpoint, token="notused")
             for _ in range(runs):
                 run = Run(heat, hc)

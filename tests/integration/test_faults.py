@@ -20,8 +20,8 @@ def heat(backends, tmp_path):
     db_url, transport_url = backends
     procs = chaos.fault_tolerant_processes(tmp_path / "heat", db_url, transport_url)
     procs.transport_url = transport_url
-    procs.start()
     try:
+        procs.start()  # (inside: a start that fails half way stops what it started)
         yield procs
     finally:
         procs.stop()
