@@ -15,7 +15,9 @@ finish, then stops them (``<ACTION>_FAILED "Worker went down during resource
 """
 
 import collections
+import contextlib
 import copy
+import functools
 import logging
 import threading
 import time
@@ -138,9 +140,21 @@ class WorkerService:
             stack.id,
             self.engine_id,
         )
-        with self._running_lock:
-            self._running[stack.id].add(rsrc.cancel_event)
-        try:
+        # stopped by a shutdown, the node is handed back: the same message again
+        hand_back = functools.partial(
+            self._client.check_resource,
+            cnxt,
+            resource_id,
+            current_traversal,
+            data,
+            is_update,
+            adopt_stack_data,
+            converge=converge,
+            skip_propagate=skip_propagate,
+            accumulated_failures=accumulated_failures,
+            abandon=abandon,
+        )
+        with self._tracked(stack.id, rsrc.cancel_event, hand_back):
             check_resource.CheckResource(self.engine_id, self._client).check(
                 cnxt,
                 resource_id,
@@ -154,26 +168,23 @@ class WorkerService:
                 adopt_stack_data=adopt_stack_data,
                 converge=converge,
             )
+
+    @contextlib.contextmanager
+    def _tracked(self, stack_id, task, hand_back):
+        """A running node: cancellable (cancel_check_resource, stop); handed back with
+        ``hand_back()`` if a stop cancelled it."""
+        with self._running_lock:
+            self._running[stack_id].add(task)
+        try:
+            yield
         finally:
-            if rsrc.cancel_event.reason is not None:
-                # stopped by a shutdown: the same message again, for another worker
-                self._client.check_resource(
-                    cnxt,
-                    resource_id,
-                    current_traversal,
-                    data,
-                    is_update,
-                    adopt_stack_data,
-                    converge=converge,
-                    skip_propagate=skip_propagate,
-                    accumulated_failures=accumulated_failures,
-                    abandon=abandon,
-                )
+            if task.reason is not None:
+                hand_back()
             with self._running_lock:
-                running = self._running[stack.id]
-                running.discard(rsrc.cancel_event)
+                running = self._running[stack_id]
+                running.discard(task)
                 if not running:
-                    del self._running[stack.id]
+                    del self._running[stack_id]
 
     def cancel_check_resource(self, cnxt, stack_id):
         """Stop this worker's running tasks of ``stack_id``: each ends

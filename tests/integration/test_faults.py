@@ -20,8 +20,8 @@ def heat(backends, tmp_path):
     db_url, transport_url = backends
     procs = chaos.fault_tolerant_processes(tmp_path / "heat", db_url, transport_url)
     procs.transport_url = transport_url
-    procs.start()
     try:
+        procs.start()  # (inside: a start that fails half way stops what it started)
         yield procs
     finally:
         procs.stop()
@@ -40,7 +40,7 @@ def _events(hc, stack_id):
 
 
 def _deleted_cleanly(hc, heat, stack_id):
-    assert chaos.delete_and_wait(hc, stack_id, timeout=90)[0] == "DELETE_COMPLETE"
+    assert chaos.delete_and_wait(hc, stack_id, timeout=180)[0] == "DELETE_COMPLETE"
     assert chaos.wait_no_leaks(heat.database_url, [stack_id]) == {}
 
 
@@ -49,7 +49,7 @@ def test_worker_killed_mid_resource_create_completes_on_the_survivor(hc, heat):
     dead = chaos.wait_for_lock(heat, stack_id, "worker0")
     chaos.kill(heat, "worker0")
 
-    state, reason = chaos.wait_done(hc, stack_id, timeout=90)
+    state, reason = chaos.wait_done(hc, stack_id, timeout=180)
 
     assert (state, reason) == ("CREATE_COMPLETE", "Stack CREATE completed successfully")
     assert ("CREATE_FAILED", "Worker went down during resource CREATE") in {
@@ -78,7 +78,7 @@ def test_engine_killed_after_201_resumes_on_restart(hc, heat):
     chaos.kill(heat, "engine")
     chaos.restart(heat, "engine")
 
-    assert chaos.wait_done(hc, stack_id, timeout=90) == (
+    assert chaos.wait_done(hc, stack_id, timeout=180) == (
         "CREATE_COMPLETE",
         "Stack CREATE completed successfully",
     )
@@ -91,7 +91,7 @@ def test_transient_database_errors_are_retried(hc, heat):
         time.sleep(0.7)
         chaos.terminate_db_connections(heat.database_url)
 
-    assert chaos.wait_done(hc, stack_id, timeout=90)[0] == "CREATE_COMPLETE"
+    assert chaos.wait_done(hc, stack_id, timeout=180)[0] == "CREATE_COMPLETE"
     logs = "".join(heat.log(name) for name in heat.procs)
     assert "Transient database error" in logs
     _deleted_cleanly(hc, heat, stack_id)
@@ -102,7 +102,7 @@ def test_vhost_deleted_and_recreated_mid_create(hc, heat):
     time.sleep(1.5)
     chaos.bounce_vhost(heat.transport_url)
 
-    assert chaos.wait_done(hc, stack_id, timeout=120)[0] == "CREATE_COMPLETE"
+    assert chaos.wait_done(hc, stack_id, timeout=180)[0] == "CREATE_COMPLETE"
     _deleted_cleanly(hc, heat, stack_id)
 
 
@@ -116,7 +116,7 @@ def test_stack_timeout_fires_with_no_node_running(hc, heat):
     # as if the minute had passed: nothing runs to notice it but the engine
     chaos.shift_stack_clock(heat.database_url, stack_id, 120)
 
-    assert chaos.wait_done(hc, stack_id, timeout=30) == ("CREATE_FAILED", "Timed out")
+    assert chaos.wait_done(hc, stack_id, timeout=60) == ("CREATE_FAILED", "Timed out")
     chaos.restart(heat, "worker0")
     _deleted_cleanly(hc, heat, stack_id)
 
@@ -132,9 +132,9 @@ def test_sigterm_everything_during_an_update(hc, heat):
 
     took = chaos.stop_all(heat)
 
-    assert max(took.values()) < 10, took
+    assert max(took.values()) < 15, took  # graceful_shutdown_timeout is 2 s
     chaos.start_all(heat)
-    assert chaos.wait_done(hc, stack_id, timeout=90)[0] == "UPDATE_COMPLETE"
+    assert chaos.wait_done(hc, stack_id, timeout=180)[0] == "UPDATE_COMPLETE"
     # updated in place, or (a node handed back mid-update) replaced
     statuses = {r.resource_status for r in hc.resources.list(stack_id)}
     assert statuses <= {"UPDATE_COMPLETE", "CREATE_COMPLETE"}, statuses
