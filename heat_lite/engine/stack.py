@@ -115,6 +115,7 @@ class Stack:
         self.current_deps = current_deps
         self.node_data = {}
         self._root_stack_id = None
+        self._parent_resource = None
         self._parameters = None
         self._definitions = None
 
@@ -200,6 +201,19 @@ class Stack:
 
     def identifier(self):
         return identifier.HeatIdentifier(self.tenant, self.name, self.id)
+
+    @property
+    def parent_resource(self):
+        """For a nested stack, the resource of its owner it implements (resource_facade)."""
+        if self._parent_resource is None and self.owner_id and self.parent_resource_name:
+            from heat_lite.engine.resources.openstack.heat import stack_resource
+
+            self._parent_resource = stack_resource.parent_resource_of(self)
+        return self._parent_resource
+
+    @parent_resource.setter
+    def parent_resource(self, rsrc):
+        self._parent_resource = rsrc
 
     # -- definitions -----------------------------------------------------------------------
 

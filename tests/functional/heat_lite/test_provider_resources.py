@@ -1,0 +1,151 @@
+"""Provider template resources as Heat 27 has them (issue 14 item 3).
+
+Every expectation here came from running the same template on the reference Heat 27
+(heat/engine/resources/template_resource.py: get_reference_id, get_attribute,
+_validate_against_facade).
+"""
+
+import json
+
+import pytest
+
+from heat_lite.common import exception
+from tests.fixtures import inprocess
+
+pytestmark = pytest.mark.functional
+
+_wait = inprocess.wait_for_status
+DONE = {"CREATE_COMPLETE", "CREATE_FAILED"}
+
+
+@pytest.fixture
+def heat(tmp_path):
+    with inprocess.heat(tmp_path) as h:
+        yield h
+
+
+PROVIDER = {
+    "heat_template_version": "2018-08-31",
+    "parameters": {"length": {"type": "number", "default": 8}},
+    "resources": {
+        "secret1": {
+            "type": "OS::Heat::RandomString",
+            "properties": {"length": {"get_param": "length"}},
+        },
+        "meta": {
+            "type": "OS::Heat::Value",
+            "properties": {"value": {"resource_facade": "metadata"}},
+        },
+    },
+    "outputs": {
+        "value": {"value": {"get_attr": ["secret1", "value"]}},
+        "md": {"value": {"resource_facade": "metadata"}},
+    },
+}
+
+
+def _outputs(stack):
+    return {o["output_key"]: o.get("output_value") for o in stack["outputs"]}
+
+
+def test_reference_nested_attributes_and_facade_metadata(heat):
+    """get_resource is the nested stack's ARN (no OS::stack_id output); [r,
+    resource.secret1, value] and resource.secret1.value are the nested resource's
+    attribute, [r, resource.secret1] its reference; resource_facade: metadata is the
+    parent resource's metadata, inside the child's resources and outputs."""
+    tmpl = {
+        "heat_template_version": "2018-08-31",
+        "resources": {"r": {"type": "prv.yaml", "metadata": {"foo": "bar"}}},
+        "outputs": {
+            "ref": {"value": {"get_resource": "r"}},
+            "inner": {"value": {"get_attr": ["r", "resource.secret1", "value"]}},
+            "dotted": {"value": {"get_attr": ["r", "resource.secret1.value"]}},
+            "inner_ref": {"value": {"get_attr": ["r", "resource.secret1"]}},
+            "value": {"value": {"get_attr": ["r", "value"]}},
+            "md": {"value": {"get_attr": ["r", "md"]}},
+        },
+    }
+    ident = heat.client.create_stack(
+        heat.ctx, "prv", tmpl, {}, {"prv.yaml": json.dumps(PROVIDER)}, {}
+    )
+    stack = _wait(heat, ident, DONE)
+    assert stack["stack_status_reason"] == "Stack CREATE completed successfully"
+    out = _outputs(stack)
+    [r] = heat.client.list_stack_resources(heat.ctx, ident)
+    prefix, name, child_id = out["ref"].split("/")
+    assert prefix == "arn:openstack:heat::p1:stacks"
+    assert name.startswith("prv-r-") and child_id == r["physical_resource_id"]
+    child = heat.client.show_stack(heat.ctx, {"stack_name": name, "stack_id": child_id})[0]
+    assert len(out["value"]) == 8
+    assert out["inner"] == out["dotted"] == out["inner_ref"] == out["value"]
+    assert out["md"] == {"foo": "bar"}
+    child_out = _outputs(child)
+    assert child_out["md"] == {"foo": "bar"}
+
+
+FACADES = [
+    (
+        {"length": {"type": "number", "default": 8}},
+        {"other": {"value": 1}},
+        {},
+        "Attribute value for facade OS::Heat::RandomString missing in provider",
+    ),
+    (
+        {"length": {"type": "string", "default": "8"}},
+        {"value": {"value": 1}},
+        {},
+        "Property length type mismatch between facade OS::Heat::RandomString (Integer) and "
+        "provider (String)",
+    ),
+    (
+        {"extra": {"type": "string"}},
+        {"value": {"value": 1}},
+        {"extra": "x"},
+        "Provider requires property extra unknown in facade OS::Heat::RandomString",
+    ),
+]
+
+
+@pytest.mark.parametrize("params,outputs,props,message", FACADES)
+def test_a_provider_template_must_fit_the_type_it_stands_in_for(
+    heat, params, outputs, props, message
+):
+    """An environment maps OS::Heat::RandomString to a template lacking an attribute
+    (output), giving a property another type, or requiring one the facade does not know:
+    Heat 27 refuses the stack with these messages."""
+    provider = {
+        "heat_template_version": "2018-08-31",
+        "parameters": params,
+        "outputs": outputs,
+    }
+    tmpl = {
+        "heat_template_version": "2018-08-31",
+        "resources": {"r": {"type": "OS::Heat::RandomString", "properties": props}},
+    }
+    env = {"resource_registry": {"OS::Heat::RandomString": "facade.yaml"}}
+    with pytest.raises(exception.StackValidationFailed) as err:
+        heat.client.create_stack(
+            heat.ctx, "fac", tmpl, env, {"facade.yaml": json.dumps(provider)}, {}
+        )
+    assert str(err.value) == message
+
+
+def test_a_provider_template_that_fits_its_facade(heat):
+    """Missing optional facade properties and no ``show`` output are fine (Heat 27)."""
+    provider = {
+        "heat_template_version": "2018-08-31",
+        "resources": {"inner": {"type": "OS::Heat::Value", "properties": {"value": "v"}}},
+        "outputs": {"value": {"value": {"get_attr": ["inner", "value"]}}},
+    }
+    tmpl = {
+        "heat_template_version": "2018-08-31",
+        "resources": {"r": {"type": "OS::Heat::RandomString"}},
+        "outputs": {"v": {"value": {"get_attr": ["r", "value"]}}},
+    }
+    env = {"resource_registry": {"OS::Heat::RandomString": "facade.yaml"}}
+    ident = heat.client.create_stack(
+        heat.ctx, "fac", tmpl, env, {"facade.yaml": json.dumps(provider)}, {}
+    )
+    stack = _wait(heat, ident, DONE)
+    assert stack["stack_status_reason"] == "Stack CREATE completed successfully"
+    assert _outputs(stack) == {"v": "v"}
