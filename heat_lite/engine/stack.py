@@ -275,12 +275,24 @@ class Stack:
                     defn.update_policy(policy_schema).validate(with_value=strict)
             if hasattr(cls, "validate_nested_stack"):
                 cls(defn.name, defn, self).validate_nested_stack(strict)
-            if strict and hasattr(cls, "validate"):
-                # the plugin's own checks (Heat's Resource.validate), e.g. exclusive properties
-                cls(defn.name, defn, self).validate()
+            if hasattr(cls, "validate"):
+                # the plugin's own checks (Heat's Resource.validate, run without values too)
+                self._validate_plugin(cls(defn.name, defn, self))
         for output in self.t.outputs(self).values():
             output.validate()
         self.dependencies()
+
+    def _validate_plugin(self, rsrc):
+        """``rsrc.validate()``; an error that is not Heat's own names the resource, as
+        Heat's ``StackValidationFailed(error=ex, resource=res)``."""
+        try:
+            rsrc.validate()
+        except exception.HeatException:
+            raise
+        except (ValueError, TypeError, KeyError) as ex:
+            raise exception.StackValidationFailed(
+                error=type(ex).__name__, path=[self.t.RESOURCES, rsrc.name], message=str(ex)
+            )
 
     def _class_of(self, defn):
         try:

@@ -149,3 +149,45 @@ def test_a_provider_template_that_fits_its_facade(heat):
     stack = _wait(heat, ident, DONE)
     assert stack["stack_status_reason"] == "Stack CREATE completed successfully"
     assert _outputs(stack) == {"v": "v"}
+
+
+def test_group_update_to_an_invalid_member_is_refused(heat):
+    """A ResourceGroup of count 0 whose member (a provider template) would get a bad
+    value: updating the count to 2 is refused before anything changes, with the path
+    through the group's member (reference run; the message there carries Heat's RPC
+    doubling ``ValueError: : ...random: : Value``). The stack stays as it was."""
+    provider = {
+        "heat_template_version": "2018-08-31",
+        "parameters": {"length": {"type": "string", "default": "8"}},
+        "resources": {
+            "random": {
+                "type": "OS::Heat::RandomString",
+                "properties": {"length": {"get_param": "length"}},
+            }
+        },
+    }
+    tmpl = {
+        "heat_template_version": "2018-08-31",
+        "parameters": {"count": {"type": "number", "default": 0}},
+        "resources": {
+            "grp": {
+                "type": "OS::Heat::ResourceGroup",
+                "properties": {
+                    "count": {"get_param": "count"},
+                    "resource_def": {"type": "provider.yaml", "properties": {"length": "BAD"}},
+                },
+            }
+        },
+    }
+    files = {"provider.yaml": json.dumps(provider)}
+    ident = heat.client.create_stack(heat.ctx, "grp", tmpl, {}, files, {})
+    stack = _wait(heat, ident, DONE)
+    assert stack["stack_status_reason"] == "Stack CREATE completed successfully"
+    with pytest.raises(exception.StackValidationFailed) as err:
+        heat.client.update_stack(heat.ctx, ident, tmpl, {"parameters": {"count": 2}}, files, {})
+    assert str(err.value) == (
+        "ValueError: resources.grp<nested_stack>.resources.0<provider.yaml>.resources.random: "
+        "Value 'BAD' is not an integer"
+    )
+    stack = heat.client.show_stack(heat.ctx, ident)[0]
+    assert (stack["stack_action"], stack["stack_status"]) == ("CREATE", "COMPLETE")
