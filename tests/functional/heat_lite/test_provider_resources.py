@@ -191,3 +191,52 @@ def test_group_update_to_an_invalid_member_is_refused(heat):
     )
     stack = heat.client.show_stack(heat.ctx, ident)[0]
     assert (stack["stack_action"], stack["stack_status"]) == ("CREATE", "COMPLETE")
+
+
+def test_preview_lists_nested_stacks_and_group_members(heat):
+    """Heat 27's preview (reference run): in the template's order reversed, a provider
+    template resource and a ResourceGroup are the lists of their child's resources
+    (members "1", "0"), each in the child stack "<stack>-<resource>" and naming its
+    parent_resource; other resources are themselves."""
+    child = {
+        "heat_template_version": "2018-08-31",
+        "resources": {"inner": {"type": "OS::Heat::Value", "properties": {"value": "x"}}},
+    }
+    member = {"type": "OS::Heat::Value", "properties": {"value": "m"}}
+    tmpl = {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "one": {"type": "OS::Heat::Value", "properties": {"value": "a"}},
+            "nest": {"type": "child.yaml"},
+            "grp": {
+                "type": "OS::Heat::ResourceGroup",
+                "properties": {"count": 2, "resource_def": member},
+            },
+        },
+    }
+    preview = heat.client.preview_stack(
+        heat.ctx, "pv", tmpl, {}, {"child.yaml": json.dumps(child)}, {}
+    )
+
+    def shape(resources):
+        return [
+            shape(r)
+            if isinstance(r, list)
+            else (r["resource_name"], r["stack_name"], r.get("parent_resource"))
+            for r in resources
+        ]
+
+    assert shape(preview["resources"]) == [
+        [("1", "pv-grp", "grp"), ("0", "pv-grp", "grp")],
+        [("inner", "pv-nest", "nest")],
+        ("one", "pv", None),
+    ]
+    inner = preview["resources"][1][0]
+    assert inner["resource_identity"] == {
+        "tenant": "p1",
+        "stack_name": "pv-nest",
+        "stack_id": "None",
+        "path": "/resources/inner",
+    }
+    assert inner["properties"] == {"value": "x", "type": None}
+    assert heat.client.list_stacks(heat.ctx, show_nested=True) == []

@@ -36,6 +36,9 @@ ENDPOINT_INTERFACE = "publicURL"
 class RemoteStack(stack_resource.StackResource):
     """OS::Heat::Stack -- a child stack from an inline template."""
 
+    # Heat's RemoteStack is a plain resource (its stack lives behind an endpoint)
+    preview_nested = False
+
     properties_schema = {
         CONTEXT: P(
             P.MAP,

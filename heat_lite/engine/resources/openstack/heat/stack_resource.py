@@ -117,6 +117,8 @@ class StackResource(NestedValidation, resource.Resource):
 
     # outputs of the child: any attribute name may be asked for
     dynamic_attributes = True
+    # a preview shows the child's resources in place of this one (Heat's preview)
+    preview_nested = True
 
     # -- what the child is made of (subclasses) ---------------------------------------------
 
