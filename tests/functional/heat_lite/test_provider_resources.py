@@ -240,3 +240,29 @@ def test_preview_lists_nested_stacks_and_group_members(heat):
     }
     assert inner["properties"] == {"value": "x", "type": None}
     assert heat.client.list_stacks(heat.ctx, show_nested=True) == []
+
+
+def test_group_member_attribute_as_a_path(heat):
+    """[grp, resource.1, value] reads as resource.1.value (Heat's get_nested_attrs)."""
+    tmpl = {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "grp": {
+                "type": "OS::Heat::ResourceGroup",
+                "properties": {
+                    "count": 2,
+                    "resource_def": {
+                        "type": "OS::Heat::Value",
+                        "properties": {"value": "v%index%"},
+                    },
+                },
+            }
+        },
+        "outputs": {
+            "path": {"value": {"get_attr": ["grp", "resource.1", "value"]}},
+            "dotted": {"value": {"get_attr": ["grp", "resource.1.value"]}},
+        },
+    }
+    ident = heat.client.create_stack(heat.ctx, "gp", tmpl, {}, {}, {})
+    stack = _wait(heat, ident, DONE)
+    assert _outputs(stack) == {"path": "v1", "dotted": "v1"}
