@@ -286,7 +286,7 @@ def format_resource_preview(stack, defn, attribute_names, properties, required_b
     (docs/heat-api.md §5.6)."""
     ident = stack.identifier()
     rsrc_ident = identifier.ResourceIdentifier(resource_name=defn.name, **ident)
-    return {
+    info = {
         "updated_time": None,
         "creation_time": None,
         "resource_name": defn.name,
@@ -304,6 +304,9 @@ def format_resource_preview(stack, defn, attribute_names, properties, required_b
         "attributes": dict.fromkeys(attribute_names),
         "properties": properties,
     }
+    if stack.parent_resource_name:  # in a nested stack's preview
+        info["parent_resource"] = stack.parent_resource_name
+    return info
 
 
 def format_stack_preview(stack, parameters, resources):

@@ -51,6 +51,9 @@ class Resource:
     # True when a change of properties is neither updated nor replaced (Heat's
     # NoneResource._needs_update)
     ignores_property_changes = False
+    # the type a deprecated one may be changed to in a template, keeping the resource
+    # (Heat's support_status substitute_class): updated as that type, not replaced
+    substitute_class = None
 
     def __init__(self, name, definition, stack):
         self.name = name
@@ -222,7 +225,8 @@ class Resource:
         if self._external_update(template_id, new_defn):
             return
         new_cls = self.stack.resource_class(new_defn)
-        if new_cls is not type(self):
+        substituted = new_cls is not type(self) and new_cls is type(self).substitute_class
+        if new_cls is not type(self) and not substituted:
             raise exception.UpdateReplace(self.name)
         self._break_if_required(
             UPDATE, hooks.PRE_UPDATE, engine_id, timeout, env=new_defn.stack.env
@@ -234,7 +238,7 @@ class Resource:
         )
         self.current_template_id = template_id
         self._metadata_changed = _metadata_snippet(self.t) != _metadata_snippet(new_defn)
-        if not prop_diff and not self.update_needed_anyway(new_defn):
+        if not prop_diff and not substituted and not self.update_needed_anyway(new_defn):
             values = {"requires": self.requires, "current_template_id": template_id}
             if self._metadata_changed:
                 values["rsrc_metadata"] = self._resolved_metadata(new_defn)
@@ -245,6 +249,7 @@ class Resource:
         if self.needs_replace(prop_diff, after):
             raise exception.UpdateReplace(self.name)
         self.t, self.properties = new_defn, new_props
+        self.type_name = new_defn.resource_type
 
         def steps():
             if self.properties is not None:

@@ -124,7 +124,7 @@ class InfoMethods:
             cnxt, stack_name, template, params, files, args, environment_files
         )
         stack.id = None  # a preview is never stored: Heat shows its id as "None"
-        previews = list(_resource_previews(stack).values())
+        previews = preview_resources(stack)
         parameters = stack.t.parameters(
             stack.identifier(),
             stack.env.get(environment.PARAMETERS) or {},
@@ -453,6 +453,28 @@ def _resource_previews(stack):
             sorted(deps.required_by(name)),
         )
     return previews
+
+
+def preview_resources(stack):
+    """Heat's ``Stack.preview_resources``: each resource's preview, in Heat's order (the
+    template's, reversed); a nested stack resource (provider template, group) is the list
+    of its child's previews, recursively."""
+    previews = _resource_previews(stack)
+    result = []
+    for name in reversed(list(previews)):
+        child = _preview_child(stack, stack.definitions[name])
+        result.append(preview_resources(child) if child is not None else previews[name])
+    return result
+
+
+def _preview_child(stack, defn):
+    """The child stack (unstored) a nested stack resource would create; None for any
+    other resource (and for OS::Heat::Stack, which Heat previews as a resource)."""
+    cls = stack.resource_class(defn)
+    if not getattr(cls, "preview_nested", False):
+        return None
+    rsrc = cls(defn.name, defn, stack)
+    return rsrc.parse_nested_stack(rsrc.child_template())
 
 
 def _preview_properties(defn, cls):

@@ -117,6 +117,7 @@ class Stack:
         self.current_deps = current_deps
         self.node_data = {}
         self._root_stack_id = None
+        self._parent_resource = None
         self._parameters = None
         self._definitions = None
 
@@ -203,6 +204,19 @@ class Stack:
     def identifier(self):
         return identifier.HeatIdentifier(self.tenant, self.name, self.id)
 
+    @property
+    def parent_resource(self):
+        """For a nested stack, the resource of its owner it implements (resource_facade)."""
+        if self._parent_resource is None and self.owner_id and self.parent_resource_name:
+            from heat_lite.engine.resources.openstack.heat import stack_resource
+
+            self._parent_resource = stack_resource.parent_resource_of(self)
+        return self._parent_resource
+
+    @parent_resource.setter
+    def parent_resource(self, rsrc):
+        self._parent_resource = rsrc
+
     # -- definitions -----------------------------------------------------------------------
 
     @property
@@ -263,12 +277,24 @@ class Stack:
                     defn.update_policy(policy_schema).validate(with_value=strict)
             if hasattr(cls, "validate_nested_stack"):
                 cls(defn.name, defn, self).validate_nested_stack(strict)
-            if strict and hasattr(cls, "validate"):
-                # the plugin's own checks (Heat's Resource.validate), e.g. exclusive properties
-                cls(defn.name, defn, self).validate()
+            if hasattr(cls, "validate"):
+                # the plugin's own checks (Heat's Resource.validate, run without values too)
+                self._validate_plugin(cls(defn.name, defn, self))
         for output in self.t.outputs(self).values():
             output.validate()
         self.dependencies()
+
+    def _validate_plugin(self, rsrc):
+        """``rsrc.validate()``; an error that is not Heat's own names the resource, as
+        Heat's ``StackValidationFailed(error=ex, resource=res)``."""
+        try:
+            rsrc.validate()
+        except exception.HeatException:
+            raise
+        except (ValueError, TypeError, KeyError) as ex:
+            raise exception.StackValidationFailed(
+                error=type(ex).__name__, path=[self.t.RESOURCES, rsrc.name], message=str(ex)
+            )
 
     def _class_of(self, defn):
         try:

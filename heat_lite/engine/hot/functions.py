@@ -180,12 +180,27 @@ class GetAtt(GetAttThenSelect):
 
     def _attr_path(self):
         path = function.resolve(self._path_components)
-        return tuple([function.resolve(self._attribute)] + list(path))
+        return _nested_attr_path([function.resolve(self._attribute)] + list(path))
 
     def result(self):
-        path = function.resolve(self._path_components)
-        attr = function.resolve(self._attribute)
+        attr, *path = self._attr_path()
         return self.stack.resource_attribute(self._resource(), attr, *path)
+
+
+def _nested_attr_path(path):
+    """``[resource.<name>, <attr>, ...]`` of a nested stack resource reads as Heat's
+    get_nested_attrs does ``resource.<name>.<attr>``: one attribute (computed and sent
+    as one), not ``resource.<name>``'s reference selected by ``<attr>``."""
+    attr, rest = path[0], path[1:]
+    if (
+        isinstance(attr, str)
+        and attr.startswith("resource.")
+        and attr.count(".") == 1
+        and rest
+        and isinstance(rest[0], str)
+    ):
+        return ("%s.%s" % (attr, rest[0]),) + tuple(rest[1:])
+    return tuple(path)
 
 
 class GetAttAllAttributes(GetAtt):

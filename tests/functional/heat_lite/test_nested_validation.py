@@ -92,9 +92,11 @@ def test_os_heat_stack_template_is_validated(heat):
     tmpl = _template(
         {"nest": {"type": "OS::Heat::Stack", "properties": {"template": yaml.safe_dump(BAD)}}}
     )
+    # Heat 27's RemoteStack.validate (heat/engine/resources/openstack/heat/remote_stack.py):
+    # the endpoint's template validation, its heatclient error quoted
     assert _create_fails(heat, tmpl) == (
-        "Property error: resources.nest<nested_stack>.resources.inner.properties: "
-        "Unknown Property foo"
+        'Failed validating stack template using Heat endpoint at region "RegionOne" due to '
+        '"ERROR: Property error: resources.inner.properties: Unknown Property foo"'
     )
 
 

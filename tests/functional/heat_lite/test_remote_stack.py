@@ -61,6 +61,41 @@ def test_a_region_this_cloud_is_not_is_refused(heat):
     assert heat.client.list_stacks(heat.ctx) == []
 
 
+@pytest.mark.parametrize(
+    "child, reason",
+    [
+        (
+            {
+                "heat_template_version": "2018-08-31",
+                "resources": {"two": {"type": "OS::Heat::Value", "bogus": 1}},
+            },
+            'ERROR: "bogus" is not a valid keyword inside a resource definition',
+        ),
+        (
+            {"heat_template_version": "2018-08-31", "resources": {"two": {"type": "No::Such"}}},
+            "ERROR: The Resource Type (No::Such) could not be found.",
+        ),
+    ],
+)
+def test_a_child_template_the_endpoint_refuses(heat, child, reason):
+    """Heat 27's RemoteStack.validate (heat/engine/resources/openstack/heat/remote_stack.py)
+    sends the template to the endpoint's template validation and quotes heatclient's
+    ``ERROR: <message>`` (the messages are the reference Heat's validate answers)."""
+    tmpl = {
+        "heat_template_version": "2018-08-31",
+        "resources": {
+            "my_stack": {"type": "OS::Heat::Stack", "properties": {"template": yaml.dump(child)}}
+        },
+    }
+    with pytest.raises(exception.StackValidationFailed) as err:
+        heat.client.create_stack(heat.ctx, "bad", tmpl, {}, {}, {})
+    assert str(err.value) == (
+        'Failed validating stack template using Heat endpoint at region "RegionOne" due to '
+        '"%s"' % reason
+    )
+    assert heat.client.list_stacks(heat.ctx) == []
+
+
 def test_own_region_outputs_and_in_place_updates(heat):
     ident = heat.client.create_stack(
         heat.ctx, "near", _template(context={"region_name": "RegionOne"}), {}, {}, {}

@@ -3,6 +3,7 @@
 import random
 import string
 
+from heat_lite.common import exception
 from heat_lite.engine import attributes, constraints, properties, resource
 
 P = properties.Schema
@@ -18,6 +19,15 @@ CHARACTER_CLASSES = {
 }
 
 _rng = random.SystemRandom()
+
+_TOO_SHORT = (
+    "Length property cannot be smaller than combined character class and character "
+    "sequence minimums"
+)
+
+
+def _too_short(pools, length):
+    return sum(minimum for _pool, minimum in pools) > length
 
 
 class RandomString(resource.Resource):
@@ -89,20 +99,26 @@ class RandomString(resource.Resource):
         ),
     }
 
-    def _generate(self):
+    def _pools(self):
         pools = [
             (CHARACTER_CLASSES[c["class"]], c["min"])
             for c in self.properties["character_classes"] or []
         ]
         pools += [(s["sequence"], s["min"]) for s in self.properties["character_sequences"] or []]
-        if not pools:
-            pools = [(CHARACTER_CLASSES["lettersdigits"], 1)]
+        return pools
+
+    def validate(self):
+        """Heat's: the length holds the minimums (reading it refuses a non-integer, also
+        in a nested stack validated without values)."""
         length = self.properties["length"]
-        if sum(m for _, m in pools) > length:
-            raise ValueError(
-                "Length property cannot be smaller than combined character "
-                "class and character sequence minimums"
-            )
+        if length is not None and _too_short(self._pools(), length):
+            raise exception.StackValidationFailed(message=_TOO_SHORT)
+
+    def _generate(self):
+        pools = self._pools() or [(CHARACTER_CLASSES["lettersdigits"], 1)]
+        length = self.properties["length"]
+        if _too_short(pools, length):
+            raise ValueError(_TOO_SHORT)
         chars = [_rng.choice(pool) for pool, minimum in pools for _ in range(minimum)]
         everything = "".join(pool for pool, _ in pools)
         chars += [_rng.choice(everything) for _ in range(length - len(chars))]

@@ -36,6 +36,9 @@ ENDPOINT_INTERFACE = "publicURL"
 class RemoteStack(stack_resource.StackResource):
     """OS::Heat::Stack -- a child stack from an inline template."""
 
+    # Heat's RemoteStack is a plain resource (its stack lives behind an endpoint)
+    preview_nested = False
+
     properties_schema = {
         CONTEXT: P(
             P.MAP,
@@ -101,7 +104,29 @@ class RemoteStack(stack_resource.StackResource):
                 "%s endpoint for orchestration service in %s region not found"
                 % (ENDPOINT_INTERFACE, region),
             )
-        super().validate_nested_stack(strict)
+        self._validate_remotely('region "%s"' % region)
+
+    def _validate_remotely(self, location):
+        """As Heat's RemoteStack.validate: the template goes to the Heat endpoint's
+        template validation (here this engine's validate_template, over RPC); whatever it
+        refuses, heatclient's ``ERROR: <message>`` is reported in Heat's words."""
+        try:
+            tmpl = self.child_template()
+            try:
+                result = self._client().validate_template(
+                    self.stack.context, tmpl, self.child_env(), self.child_files()
+                )
+            except exception.HeatException as ex:
+                result = {"Error": str(ex)}
+            if not isinstance(result, dict):
+                result = {"Error": str(result)}
+            if "Error" in result:
+                raise ValueError("ERROR: %s" % result["Error"])
+        except Exception as ex:
+            raise exception.StackValidationFailed(
+                message='Failed validating stack template using Heat endpoint at %s due to "%s"'
+                % (location, ex)
+            )
 
     @staticmethod
     def _unreachable(location, reason):

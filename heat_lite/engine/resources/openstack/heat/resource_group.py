@@ -303,39 +303,12 @@ class ResourceGroup(stack_resource.StackResource):
 
     def _members(self):
         """(name, Resource) of the child's current members, in index order."""
-        from heat_lite.engine import resource as rsrc_mod
-
-        child = self.child_stack()
-        if child is None:
-            return []
-        rows = {}
-        for row in self._rows(child):
-            rows[row.name] = row
-        members = []
-        for name in sorted(rows, key=_index_key):
-            defn = child.definitions.get(name)
-            if defn is None:
-                continue
-            members.append((name, rsrc_mod.Resource.load(rows[name], child, defn)))
-        return members
-
-    @staticmethod
-    def _rows(child):
-        from heat_lite.db import api as db_api
-
-        rows = db_api.resource_get_all_by_stack(child.id)
-        return [r for r in rows if r.replaced_by is None and r.action != "INIT"]
+        members = self.nested_resources()
+        return [(name, members[name]) for name in sorted(members, key=_index_key)]
 
     def get_attribute(self, key, *path):
         if key.startswith("resource."):
-            parts = key.split(".", 2)[1:] + list(path)
-            members = dict(self._members())
-            member = members.get(str(parts[0]))
-            if member is None:
-                return None
-            if len(parts) == 1:
-                return member.get_reference_id()
-            return member.get_attribute(*parts[1:])
+            return self.nested_attribute(key, *path)
         members = self._members()
         if key == REFS:
             return [member.get_reference_id() for _name, member in members]

@@ -485,6 +485,7 @@ def hidden_status(substitute):
 
 class SoftwareDeployments(SoftwareDeploymentGroup):
     support_status = hidden_status("OS::Heat::SoftwareDeploymentGroup")
+    substitute_class = SoftwareDeploymentGroup
 
 
 def resource_mapping():

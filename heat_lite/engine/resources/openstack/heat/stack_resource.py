@@ -15,7 +15,7 @@ import json
 import re
 import urllib.parse
 
-from heat_lite.common import exception, template_format
+from heat_lite.common import exception, identifier, template_format
 from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
 from heat_lite.engine import environment, hooks, properties, resource, templates
@@ -86,7 +86,7 @@ class NestedValidation:
         self._check_depth()
         tmpl = tmpl_mod.Template(child_template, files=self.child_files(), env=self.child_env())
         self.check_resource_budget(tmpl)
-        return parser.Stack(
+        child = parser.Stack(
             self.stack.context,
             "%s-%s" % (self.stack.name, self.name),
             tmpl,
@@ -94,6 +94,8 @@ class NestedValidation:
             nested_depth=(self.stack.nested_depth or 0) + 1,
             parent_resource_name=self.name,
         )
+        child.parent_resource = self
+        return child
 
     def check_resource_budget(self, tmpl):
         """max_resources_per_stack over the whole tree: the child's resources plus every
@@ -115,6 +117,8 @@ class StackResource(NestedValidation, resource.Resource):
 
     # outputs of the child: any attribute name may be asked for
     dynamic_attributes = True
+    # a preview shows the child's resources in place of this one (Heat's preview)
+    preview_nested = True
 
     # -- what the child is made of (subclasses) ---------------------------------------------
 
@@ -190,6 +194,57 @@ class StackResource(NestedValidation, resource.Resource):
                 results[name] = (None, exc)
         return results
 
+    def nested_identifier(self):
+        """The child's HeatIdentifier (None before it exists)."""
+        row = self._child_row()
+        if row is None:
+            return None
+        return identifier.HeatIdentifier(row.tenant, row.name, row.id)
+
+    def nested_resources(self):
+        """{name: Resource} of the child's current resources (created, not replaced)."""
+        from heat_lite.engine import resource as rsrc_mod
+
+        child = self.child_stack()
+        if child is None:
+            return {}
+        rows = db_api.resource_get_all_by_stack(child.id)
+        resources = {}
+        for row in rows:
+            defn = child.definitions.get(row.name)
+            if row.replaced_by is None and row.action != "INIT" and defn is not None:
+                resources[row.name] = rsrc_mod.Resource.load(row, child, defn)
+        return resources
+
+    def nested_attribute(self, key, *path):
+        """``resource.<name>[.<attr>]`` (Heat's grouputils.get_nested_attrs): a child
+        resource's reference, or its attribute selected along the rest of ``path``."""
+        parts = key.split(".", 2)[1:] + list(path)
+        member = self.nested_resources().get(str(parts[0]))
+        if member is None:
+            return None
+        if len(parts) == 1:
+            return member.get_reference_id()
+        return member.get_attribute(*parts[1:])
+
+    def metadata_get(self):
+        """This resource's metadata as the child's ``resource_facade: metadata`` reads it
+        (Heat's metadata_get): what is stored for it, else its definition's."""
+        if self.id is not None:
+            row, _stack = db_api.resource_get_with_stack(self.id)
+            if row is not None and row.rsrc_metadata is not None:
+                return row.rsrc_metadata
+        return self._resolved_metadata(self.t)
+
+    def store_facade_metadata(self):
+        """Store the resolved metadata before the child is created or updated, so that
+        its ``resource_facade: metadata`` reads the current one (as Heat stores it when
+        the action starts)."""
+        values = {"rsrc_metadata": self._resolved_metadata(self.t)}
+        if not db_api.resource_update(self.id, values, self.atomic_key, self.engine_id):
+            raise exception.UpdateInProgress(resource_name=self.name)
+        self.atomic_key += 1
+
     # -- convergence hooks -----------------------------------------------------------------
 
     def _check_depth(self):
@@ -204,6 +259,7 @@ class StackResource(NestedValidation, resource.Resource):
         """Create the child stack from ``child_template``; returns its id."""
         self._check_depth()
         self.check_resource_budget(_template(child_template))
+        self.store_facade_metadata()
         ident = self._client().create_stack(
             self.stack.context,
             self.physical_resource_name(),
@@ -282,6 +338,7 @@ class StackResource(NestedValidation, resource.Resource):
         if row is None:
             raise exception.NotFound("Nested stack %s not found" % self.resource_id)
         self.check_resource_budget(_template(child_template))
+        self.store_facade_metadata()
         self._client().update_stack(
             self.stack.context,
             self._child_identity(row),
@@ -394,7 +451,7 @@ def _resolved_props(rsrc):
 class TemplateResource(StackResource):
     """A resource whose type is a provider template (from ``files``): its properties are
     the child's parameters, its attributes the child's outputs; its reference is the
-    child's ``OS::stack_id`` output when there is one, else the child stack id."""
+    child's ``OS::stack_id`` output when there is one, else the child stack's ARN."""
 
     template_name = None
     # the properties are the provider template's parameters, checked by the child stack
@@ -425,24 +482,73 @@ class TemplateResource(StackResource):
         """The properties against the provider template's parameters, then the child."""
         self.validate_provider_properties(strict)
         super().validate_nested_stack(strict)
+        self.validate_against_facade()
+
+    def provider_schema(self):
+        """(property schemas from the template's parameters, its output names); None
+        when the template does not parse (its own validation reports that)."""
+        tmpl = self.child_template()
+        if not isinstance(tmpl, dict):
+            return None
+        from heat_lite.engine import template as tmpl_mod
+
+        defaults = (self.owner_stack().env or {}).get(environment.PARAMETER_DEFAULTS)
+        try:
+            parsed = tmpl_mod.Template(tmpl, files=self.child_files())
+            schemata = parsed.param_schemata(defaults)
+            outputs = set(parsed.t.get(parsed.OUTPUTS) or {})
+        except (exception.HeatException, AttributeError, TypeError):
+            return None
+        return properties.schema_from_params(schemata), outputs
 
     def validate_provider_properties(self, strict=True):
         """The properties as Heat's TemplateResource schema (its parameters) sees them:
         unknown ones; with ``strict`` also required ones not given and value types."""
-        tmpl = self.child_template()
-        if isinstance(tmpl, dict):
-            from heat_lite.engine import template as tmpl_mod
+        schema = self.provider_schema()
+        if schema is not None:
+            self.t.properties(schema[0]).validate(with_value=strict)
 
-            defaults = (self.owner_stack().env or {}).get(environment.PARAMETER_DEFAULTS)
-            try:
-                schemata = tmpl_mod.Template(tmpl, files=self.child_files()).param_schemata(
-                    defaults
+    def facade_class(self):
+        """The plugin type this template stands in for (an environment maps a built-in
+        type to it), None for a type of its own."""
+        from heat_lite.engine import resources
+
+        if environment.is_template(self.type_name):
+            return None
+        try:
+            return resources.get_class(self.type_name)
+        except exception.HeatException:
+            return None
+
+    def validate_against_facade(self):
+        """As Heat's TemplateResource._validate_against_facade: the template offers what
+        the type it stands in for has (required properties of the same type, every
+        attribute) and requires no property that type does not know."""
+        facade, schema = self.facade_class(), self.provider_schema()
+        if facade is None or schema is None:
+            return
+        props, outputs = schema
+        kind = self.type_name
+        for name, fs in facade.properties_schema.items():
+            if fs.required and name not in props:
+                raise exception.StackValidationFailed(
+                    message="Required property %s for facade %s missing in provider" % (name, kind)
                 )
-            except exception.HeatException:
-                schemata = None  # reported by the child's own validation below
-            if schemata is not None:
-                schema = properties.schema_from_params(schemata)
-                self.t.properties(schema).validate(with_value=strict)
+            if name in props and _param_prop_type(fs.type) != props[name].type:
+                raise exception.StackValidationFailed(
+                    message="Property %s type mismatch between facade %s (%s) and provider (%s)"
+                    % (name, kind, fs.type, props[name].type)
+                )
+        for name, ps in props.items():
+            if ps.required and name not in facade.properties_schema:
+                raise exception.StackValidationFailed(
+                    message="Provider requires property %s unknown in facade %s" % (name, kind)
+                )
+        for attr in facade.attributes_schema:
+            if attr not in outputs and attr != "show":
+                raise exception.StackValidationFailed(
+                    message="Attribute %s for facade %s missing in provider" % (attr, kind)
+                )
 
     def child_params(self):
         params = {}
@@ -453,6 +559,7 @@ class TemplateResource(StackResource):
         return params
 
     def get_reference_id(self):
+        """The child's ``OS::stack_id`` output, else the child's ARN identifier."""
         if self.resource_id is None:
             return self.name
         try:
@@ -461,10 +568,40 @@ class TemplateResource(StackResource):
             outputs = {}
         if outputs.get(STACK_ID_OUTPUT) is not None:
             return outputs[STACK_ID_OUTPUT]
-        return self.resource_id
+        ident = self.nested_identifier()
+        return ident.arn() if ident is not None else self.resource_id
+
+    def get_attribute(self, key, *path):
+        if key.startswith("resource."):
+            return self.nested_attribute(key, *path)
+        return super().get_attribute(key, *path)
+
+
+def _param_prop_type(prop_type):
+    """The property type a parameter gives for ``prop_type`` (an Integer property comes
+    from a number parameter), as Heat's Schema.allowed_param_prop_type."""
+    return properties.Schema.NUMBER if prop_type == properties.Schema.INTEGER else prop_type
 
 
 _TEMPLATE_CLASSES = {}
+
+
+def parent_resource_of(stack):
+    """The resource of ``stack``'s owner that ``stack`` is the child of (None if gone):
+    its current row (the one whose physical id is ``stack``, else the newest)."""
+    from heat_lite.engine import stack as parser
+
+    parent = parser.Stack.load(stack.context, stack.owner_id)
+    defn = parent.definition(stack.parent_resource_name)
+    rows = [
+        row
+        for row in db_api.resource_get_all_by_stack(stack.owner_id)
+        if row.name == stack.parent_resource_name
+    ]
+    if defn is None or not rows:
+        return None
+    mine = [row for row in rows if row.nova_instance == stack.id]
+    return resource.Resource.load((mine or rows)[-1], parent, defn)
 
 
 def not_fetched(name):

@@ -94,6 +94,7 @@ class StructuredDeploymentGroup(software_deployment.SoftwareDeploymentGroup):
 
 class StructuredDeployments(StructuredDeploymentGroup):
     support_status = software_deployment.hidden_status("OS::Heat::StructuredDeploymentGroup")
+    substitute_class = StructuredDeploymentGroup
 
 
 def resource_mapping():
