@@ -37,11 +37,13 @@ class AllInOne:
         self.out = workdir / "magnum-lite-all.out"
         self.proc = None
         self.sources = []
+        self.extra_args = []
 
     def start(self):
         argv = [services.script("magnum-lite-all")]
         for name, port in zip(("simcloud", "heat", "magnum"), self.ports, strict=True):
             argv += ["--%s-port" % name, str(port)]
+        argv += self.extra_args
         env = dict(cli_mod._CLEAN_ENV, HOME=str(self.home))
         env.pop("XDG_CONFIG_HOME", None)
         with open(self.out, "w") as out:
@@ -195,3 +197,56 @@ def test_a_dead_child_stops_the_command_non_zero(aio):
     assert aio.wait_exit() == 1
     assert "heat-lite-all (pid %d) exited" % pids["heat-lite-all"] in aio.output()
     assert not [name for name, pid in pids.items() if alive(pid)]
+
+
+@pytest.fixture
+def on_postgres_and_rabbitmq(tmp_path):
+    """magnum-lite-all with one config file per program naming PostgreSQL and RabbitMQ
+    (heat's notifications on, the conductor listening to them)."""
+    with services.isolated_backends() as (heat_db, transport_url):
+        created = []
+        try:
+            urls = {"heat": heat_db}
+            for name in ("magnum", "simcloud"):
+                db_name, urls[name] = services.create_database()
+                created.append(db_name)
+            aio = AllInOne(tmp_path)
+            extra = {
+                "heat": "[oslo_messaging_notifications]\ndriver = messaging\n",
+                "magnum": "[heat_notifications]\nenabled = true\n",
+                "simcloud": "",
+            }
+            for name, url in urls.items():
+                conf = tmp_path / ("%s-pg.conf" % name)
+                transport = "" if name == "simcloud" else "transport_url = %s\n" % transport_url
+                conf.write_text(
+                    "[DEFAULT]\n%s[database]\nconnection = %s\n%s" % (transport, url, extra[name])
+                )
+                aio.extra_args += ["--%s-config-file" % name, str(conf)]
+            try:
+                aio.start()
+                yield aio
+            finally:
+                aio.kill()
+        finally:
+            for db_name in created:
+                services.drop_database(db_name)
+
+
+def test_same_command_on_postgres_and_rabbitmq(on_postgres_and_rabbitmq):
+    aio = on_postgres_and_rabbitmq
+    assert not list((aio.workdir / ".magnum-lite").glob("*.sqlite"))
+    cli = cli_mod.OpenStackCLI(None, cwd=aio.workdir)
+    cli.env = dict(cli_mod._CLEAN_ENV, HOME=str(aio.home))
+    cloud = ("--os-cloud", "magnum-lite")
+    cli(*cloud, "coe", "cluster", "template", "create", "t", "--coe", "kubernetes",
+        "--image", "fedora-coreos-40", "--external-network", "public")  # fmt: skip
+    cli(*cloud, "coe", "cluster", "create", "pg-1", "--cluster-template", "t")
+    assert wait_cluster(cli, "pg-1", {"CREATE_COMPLETE", "CREATE_FAILED"}) == "CREATE_COMPLETE"
+    cli(*cloud, "coe", "cluster", "delete", "pg-1")
+    deadline = time.monotonic() + 120
+    while cli.json(*cloud, "coe", "cluster", "list"):
+        assert time.monotonic() < deadline, "cluster pg-1 was never deleted"
+        time.sleep(1)
+    aio.proc.send_signal(signal.SIGTERM)
+    assert aio.wait_exit() == 0, aio.output()
