@@ -7,6 +7,7 @@ eventlet.monkey_patch()
 import logging  # noqa: E402
 import signal  # noqa: E402
 import sys  # noqa: E402
+import threading  # noqa: E402
 
 import eventlet.wsgi  # noqa: E402
 from sqlalchemy import exc as sa_exc  # noqa: E402
@@ -33,15 +34,18 @@ def main(argv=None):
         eventlet.wsgi.server, sock, application, log_output=False, max_size=1024
     )
 
+    # the handler only sets the event: a green thread killed from a signal handler (which
+    # runs in the hub) is not always woken, and the process then ignored SIGTERM
+    stopping = threading.Event()
+
     def stop(signum, frame):
-        server.kill()
+        stopping.set()
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    try:
-        server.wait()
-    except eventlet.greenlet.GreenletExit:
+    while not stopping.wait(1) and not server.dead:
         pass
+    server.kill()
     LOG.info("simcloud-api stopped")
 
 

@@ -1,0 +1,213 @@
+"""What magnum-lite-all writes and seeds around its services: each service's config file in
+the state directory, the ``magnum-lite`` entry of the user's clouds.yaml, and the keypair
+``default`` (simcloud-manage db_sync seeds the rest: flavors, images, network ``public``).
+
+    layout = Layout(state_dir, ports)
+    layout.write_configs()
+    entry = write_clouds_yaml(layout.cloud_entry())
+    seed_keypair(layout.auth_url, 'admin', 'password')
+"""
+
+import dataclasses
+import os
+import pathlib
+import tempfile
+
+import requests
+import yaml
+
+CLOUD_NAME = "magnum-lite"
+ADMIN_PASSWORD = "password"  # simcloud's default [identity] admin_password, as devstack's
+
+SIMCLOUD_CONF = """\
+# Written by magnum-lite-all on every start; put changes in a file given with
+# --simcloud-config-file (read after this one).
+[api]
+bind_host = 127.0.0.1
+bind_port = {simcloud}
+
+[database]
+connection = sqlite:///{state}/simcloud.sqlite
+
+[catalog]
+orchestration_endpoint = http://127.0.0.1:{heat}/v1/%(project_id)s
+container_infra_endpoint = http://127.0.0.1:{magnum}/v1
+"""
+
+HEAT_CONF = """\
+# Written by magnum-lite-all on every start; put changes in a file given with
+# --heat-config-file (read after this one).
+[DEFAULT]
+transport_url = fake://
+host = magnum-lite-all
+
+[database]
+connection = sqlite:///{state}/heat.sqlite
+
+[heat_api]
+bind_host = 127.0.0.1
+bind_port = {heat}
+
+# Where heat-lite's cloud plugins reach simcloud (when they call its REST APIs): as the
+# admin of project admin, so `openstack server list` shows the clusters' servers.
+[clients_keystone]
+auth_uri = http://127.0.0.1:{simcloud}/identity
+username = admin
+password = {password}
+project_name = admin
+"""
+
+MAGNUM_CONF = """\
+# Written by magnum-lite-all on every start; put changes in a file given with
+# --magnum-config-file (read after this one).
+[DEFAULT]
+transport_url = fake://
+host = magnum-lite-all
+# no broker shared with heat-lite: the conductor polls the stacks of clusters in progress
+sync_cluster_status_interval = 1
+
+[database]
+connection = sqlite:///{state}/magnum.sqlite
+
+[api]
+host = 127.0.0.1
+port = {magnum}
+
+[heat_client]
+url = http://127.0.0.1:{heat}/v1/%(project_id)s
+
+[heat_notifications]
+enabled = false
+"""
+
+
+@dataclasses.dataclass
+class Ports:
+    simcloud: int = 8080
+    heat: int = 8004
+    magnum: int = 9511
+
+
+@dataclasses.dataclass
+class Layout:
+    """Where everything of one magnum-lite-all lives: configs, SQLite files, logs."""
+
+    state_dir: pathlib.Path
+    ports: Ports
+
+    @property
+    def etc(self):
+        return self.state_dir / "etc"
+
+    @property
+    def logs(self):
+        return self.state_dir / "logs"
+
+    def conf(self, service):
+        return self.etc / ("%s.conf" % service)
+
+    def log(self, name):
+        return self.logs / ("%s.log" % name)
+
+    @property
+    def auth_url(self):
+        return "http://127.0.0.1:%d/identity" % self.ports.simcloud
+
+    def write_configs(self):
+        self.etc.mkdir(parents=True, exist_ok=True)
+        self.logs.mkdir(parents=True, exist_ok=True)
+        values = dict(dataclasses.asdict(self.ports), state=self.state_dir, password=ADMIN_PASSWORD)
+        for service, template in (
+            ("simcloud", SIMCLOUD_CONF),
+            ("heat", HEAT_CONF),
+            ("magnum", MAGNUM_CONF),
+        ):
+            # str.replace, not format: the templates carry %(project_id)s for the services
+            text = template
+            for key, value in values.items():
+                text = text.replace("{%s}" % key, str(value))
+            self.conf(service).write_text(text)
+
+    def cloud_entry(self):
+        """The clouds.yaml entry: keystone password auth against simcloud's identity."""
+        return {
+            "auth": {
+                "auth_url": self.auth_url,
+                "username": "admin",
+                "password": ADMIN_PASSWORD,
+                "project_name": "admin",
+                "user_domain_id": "default",
+                "project_domain_id": "default",
+            },
+            "identity_api_version": 3,
+            "region_name": "RegionOne",
+        }
+
+
+def clouds_yaml_path():
+    """The user's clouds.yaml, where openstacksdk looks for it (XDG config directory)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return pathlib.Path(base) / "openstack" / "clouds.yaml"
+
+
+def write_clouds_yaml(entry, path=None):
+    """Merge ``entry`` as cloud ``magnum-lite`` into clouds.yaml; the other clouds stay.
+
+    Returns the path written. A file that is not a YAML mapping is left alone (ValueError).
+    """
+    path = pathlib.Path(path or clouds_yaml_path())
+    data = {}
+    if path.exists():
+        data = yaml.safe_load(path.read_text()) or {}
+        if not isinstance(data, dict) or not isinstance(data.get("clouds", {}), dict):
+            raise ValueError("%s is not a clouds.yaml mapping; left unchanged" % path)
+    data.setdefault("clouds", {})[CLOUD_NAME] = entry
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".clouds.yaml.")
+    with os.fdopen(fd, "w") as out:
+        yaml.safe_dump(data, out, default_flow_style=False, sort_keys=False)
+    os.chmod(tmp, 0o600)
+    os.replace(tmp, path)
+    return path
+
+
+def _token(auth_url, user, password):
+    body = {
+        "auth": {
+            "identity": {
+                "methods": ["password"],
+                "password": {
+                    "user": {"name": user, "domain": {"id": "default"}, "password": password}
+                },
+            },
+            "scope": {"project": {"name": user, "domain": {"id": "default"}}},
+        }
+    }
+    resp = requests.post(auth_url + "/v3/auth/tokens", json=body, timeout=10)
+    resp.raise_for_status()
+    return resp.headers["X-Subject-Token"], resp.json()["token"]["catalog"]
+
+
+def _public_url(catalog, service_type):
+    for service in catalog:
+        if service["type"] == service_type:
+            for endpoint in service["endpoints"]:
+                if endpoint["interface"] == "public":
+                    return endpoint["url"].rstrip("/")
+    raise LookupError("no %s endpoint in the catalog" % service_type)
+
+
+def seed_keypair(auth_url, user="admin", password=ADMIN_PASSWORD, name="default"):
+    """The keypair ``name`` of ``user`` in simcloud's Nova, created once (kept after).
+
+    Returns the private key Nova generated for a new keypair, None if it existed."""
+    token, catalog = _token(auth_url, user, password)
+    compute = _public_url(catalog, "compute")
+    headers = {"X-Auth-Token": token}
+    if requests.get(compute + "/os-keypairs/" + name, headers=headers, timeout=10).ok:
+        return None
+    resp = requests.post(
+        compute + "/os-keypairs", json={"keypair": {"name": name}}, headers=headers, timeout=10
+    )
+    resp.raise_for_status()
+    return resp.json()["keypair"].get("private_key")
