@@ -1,0 +1,251 @@
+"""One service of simcloud-api: a URL table, authentication, microversions, error bodies.
+
+Each service module (compute.py, network.py, ...) declares a ``Service`` with its table,
+read top to bottom like Heat's route map:
+
+    service = router.Service(
+        "compute",
+        routes=[
+            ("GET", "v2.1/servers/{server_id}", show_server),
+            ...
+        ],
+        public=[("GET", ""), ("GET", "v2.1")],       # version documents need no token
+        render_error=nova_error,
+    )
+
+A handler gets a ``Request`` and the captured ids and returns ``(status, body)`` (a
+dict for JSON, None for no body) or a webob Response; it raises simcloud's exceptions
+(common/exception.py) for errors, which the service renders in its own format.
+"""
+
+import datetime
+import json
+import logging
+import time
+
+import webob
+
+from simcloud.cloud import injection
+from simcloud.common import exception
+from simcloud.identity import catalog, tokens
+
+LOG = logging.getLogger(__name__)
+
+
+class Request:
+    """What a handler sees: the webob request, the caller, the parsed body and query."""
+
+    def __init__(self, raw, context, microversion=None):
+        self.raw = raw
+        self.context = context
+        self.microversion = microversion
+        self.params = raw.GET
+
+    @property
+    def body(self):
+        """The JSON body (BadRequest when it is not JSON)."""
+        if not self.raw.body:
+            raise exception.BadRequest("The request body is empty; a JSON object is required.")
+        try:
+            return json.loads(self.raw.body)
+        except ValueError:
+            raise exception.BadRequest("Malformed request body: the body is not valid JSON.")
+
+    def member(self, key):
+        """``body[key]``, which must be a JSON object."""
+        body = self.body
+        if not isinstance(body, dict) or not isinstance(body.get(key), dict):
+            raise exception.BadRequest("Invalid request body: '%s' object is required." % key)
+        return body[key]
+
+    def version_at_least(self, version):
+        return self.microversion is not None and self.microversion >= parse_version(version)
+
+    def url(self, path):
+        return "%s/%s" % (catalog.base_url(), path.lstrip("/"))
+
+
+def parse_version(text):
+    major, _, minor = str(text).partition(".")
+    try:
+        return int(major), int(minor or 0)
+    except ValueError:
+        raise exception.BadRequest("Invalid API version %s." % text)
+
+
+class Microversions:
+    """A service's microversion range and headers (``OpenStack-API-Version: compute 2.60``)."""
+
+    def __init__(self, service_type, minimum, maximum, legacy_header=None):
+        self.service_type = service_type
+        self.minimum, self.maximum = minimum, maximum
+        self.legacy_header = legacy_header
+
+    def requested(self, raw):
+        text = None
+        for value in raw.headers.get("OpenStack-API-Version", "").split(","):
+            stype, _, version = value.strip().partition(" ")
+            if stype == self.service_type:
+                text = version.strip()
+        if text is None and self.legacy_header:
+            text = raw.headers.get(self.legacy_header)
+        if not text:
+            return parse_version(self.minimum)
+        if text == "latest":
+            return parse_version(self.maximum)
+        version = parse_version(text)
+        if not parse_version(self.minimum) <= version <= parse_version(self.maximum):
+            raise VersionNotAcceptable(
+                "Version %s is not supported by the API. Minimum is %s and maximum is %s."
+                % (text, self.minimum, self.maximum)
+            )
+        return version
+
+    def headers(self, version):
+        text = "%d.%d" % version
+        result = {
+            "OpenStack-API-Version": "%s %s" % (self.service_type, text),
+            "Vary": "OpenStack-API-Version",
+        }
+        if self.legacy_header:
+            result[self.legacy_header] = text
+            result["Vary"] += ", " + self.legacy_header
+        return result
+
+
+class VersionNotAcceptable(exception.SimcloudError):
+    code = 406
+
+
+def keystone_error(exc):
+    """Keystone's error body, used for authentication failures everywhere."""
+    titles = {
+        400: "Bad Request",
+        401: "Unauthorized",
+        403: "Forbidden",
+        404: "Not Found",
+        409: "Conflict",
+        406: "Not Acceptable",
+        405: "Method Not Allowed",
+    }
+    code = getattr(exc, "code", 500)
+    body = {
+        "error": {
+            "code": code,
+            "message": exc.message if hasattr(exc, "message") else str(exc),
+            "title": titles.get(code, "Internal Server Error"),
+        }
+    }
+    response = json_response(code, body)
+    if code == 401:
+        response.headers["WWW-Authenticate"] = 'Keystone uri="%s/identity"' % catalog.base_url()
+    return response
+
+
+def _json_default(value):
+    if isinstance(value, datetime.datetime):
+        return value.strftime("%Y-%m-%dT%H:%M:%SZ")
+    raise TypeError("%r is not JSON serializable" % type(value))
+
+
+def json_response(status, body, headers=None):
+    response = webob.Response(status=status, headerlist=[])
+    if body is not None:
+        response.content_type = "application/json"
+        response.charset = None
+        response.body = json.dumps(body, default=_json_default).encode()
+    for key, value in (headers or {}).items():
+        response.headers[key] = value
+    return response
+
+
+def _match(pattern, segments):
+    parts = [p for p in pattern.split("/") if p]
+    if len(parts) != len(segments):
+        return None
+    captured = {}
+    for part, segment in zip(parts, segments, strict=True):
+        if part.startswith("{") and part.endswith("}"):
+            captured[part[1:-1]] = segment
+        elif part != segment:
+            return None
+    return captured
+
+
+class Service:
+    def __init__(self, name, routes, render_error, public=(), microversions=None):
+        self.name = name
+        self.routes = routes
+        self.render_error = render_error
+        self.public = set(public)
+        self.microversions = microversions
+
+    def resolve(self, method, segments):
+        """(handler, captured, pattern) of the route; NotFound / 405 otherwise."""
+        allowed = False
+        for route_method, pattern, handler in self.routes:
+            captured = _match(pattern, segments)
+            if captured is None:
+                continue
+            if route_method == method:
+                return handler, captured, pattern
+            allowed = True
+        if allowed:
+            raise MethodNotAllowed("The method %s is not allowed for this resource." % method)
+        raise exception.NotFound("The resource could not be found.")
+
+    def dispatch(self, raw, segments):
+        delay = injection.latency(self.name)
+        if delay:
+            time.sleep(delay)
+        version = None
+        try:
+            handler, captured, pattern = self.resolve(raw.method, segments)
+            context = None
+            if (raw.method, pattern) not in self.public:
+                try:
+                    context = tokens.context(raw.headers.get("X-Auth-Token"))
+                except exception.Unauthorized as exc:
+                    return keystone_error(exc)
+            if self.microversions is not None:
+                version = self.microversions.requested(raw)
+            result = handler(Request(raw, context, version), **captured)
+        except exception.SimcloudError as exc:
+            result = self.render_error(exc)
+        except Exception:
+            LOG.exception("Unexpected error in %s %s", raw.method, raw.path)
+            error = exception.SimcloudError(
+                "The server has either erred or is incapable of performing the requested operation."
+            )
+            result = self.render_error(error)
+        if not isinstance(result, webob.Response):
+            status, body = result
+            result = json_response(status, body)
+        if version is not None:
+            for key, value in self.microversions.headers(version).items():
+                result.headers[key] = value
+        return result
+
+
+class MethodNotAllowed(exception.SimcloudError):
+    code = 405
+
+
+def paginate(items, params, key="id"):
+    """``limit``/``marker`` paging: (page, whether more follow)."""
+    marker = params.get("marker")
+    if marker:
+        ids = [item[key] for item in items]
+        if marker not in ids:
+            raise exception.BadRequest("marker [%s] not found" % marker)
+        items = items[ids.index(marker) + 1 :]
+    limit = params.get("limit")
+    if limit is None or limit == "":
+        return items, False
+    try:
+        limit = int(limit)
+    except ValueError:
+        raise exception.BadRequest("Invalid limit: %s" % limit)
+    if limit < 0:
+        raise exception.BadRequest("limit must be >= 0")
+    return items[:limit], len(items) > limit

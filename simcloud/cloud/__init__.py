@@ -1,0 +1,1 @@
+"""The simulated cloud's services: the state machines behind the REST APIs."""

@@ -1,0 +1,144 @@
+"""The cloud's table (``sim_object``): one row per server, port, volume, image, ...
+
+Rows come back as dicts: the stored ``properties`` plus ``id``, ``name``, ``status``,
+``project_id``, ``ready_at`` and ``kind``.
+
+    obj = objects.create('nova.server', 'p1', 'vm1', 'BUILD', {'flavor': {'id': '2'}})
+    objects.get(obj['id'])                       # {'id': ..., 'status': 'BUILD', ...}
+    objects.get_all('neutron.port', network_id=net_id)
+"""
+
+import uuid
+
+import sqlalchemy as sa
+from sqlalchemy import exc as sa_exc
+
+from simcloud.db import api as db_api
+from simcloud.db import models
+
+T_SIM = models.SimObject.__table__
+T_SETTING = models.SimSetting.__table__
+
+
+def _as_dict(row):
+    if row is None:
+        return None
+    obj = dict(row.properties or {})
+    obj.update(
+        id=row.id,
+        name=row.name,
+        status=row.status,
+        project_id=row.project_id,
+        ready_at=row.ready_at,
+        kind=row.kind,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+    )
+    return obj
+
+
+def create(kind, project_id, name, status, properties, ready_at=None, obj_id=None):
+    """Insert an object; ``obj_id`` given and taken already -> the existing row is kept."""
+    values = dict(
+        id=obj_id or str(uuid.uuid4()),
+        kind=kind,
+        project_id=project_id,
+        name=name,
+        status=status,
+        properties=properties,
+        ready_at=ready_at,
+        created_at=db_api.utcnow(),
+    )
+    try:
+        with db_api.transaction() as conn:
+            conn.execute(T_SIM.insert().values(**values))
+    except sa_exc.IntegrityError:
+        if obj_id is None:
+            raise
+    return get(values["id"])
+
+
+def get(obj_id, kind=None):
+    stmt = sa.select(T_SIM).where(T_SIM.c.id == obj_id)
+    if kind is not None:
+        stmt = stmt.where(T_SIM.c.kind == kind)
+    return _as_dict(db_api.one(stmt))
+
+
+def get_all(kind=None, project_id=None, name=None, **props):
+    """Objects of ``kind`` (all kinds when None), filtered by columns and properties."""
+    stmt = sa.select(T_SIM).order_by(T_SIM.c.created_at, T_SIM.c.id)
+    if kind is not None:
+        stmt = stmt.where(T_SIM.c.kind == kind)
+    if project_id is not None:
+        stmt = stmt.where(T_SIM.c.project_id == project_id)
+    if name is not None:
+        stmt = stmt.where(T_SIM.c.name == name)
+    rows = [_as_dict(r) for r in db_api.all_rows(stmt)]
+    return [r for r in rows if all(r.get(k) == v for k, v in props.items())]
+
+
+def update(obj_id, status=None, properties=None, ready_at=False, name=None, remove=()):
+    """Change the status, merge ``properties`` in (``remove``: keys to drop), set
+    ``ready_at`` (False: unchanged)."""
+    with db_api.transaction() as conn:
+        row = conn.execute(sa.select(T_SIM).where(T_SIM.c.id == obj_id)).first()
+        if row is None:
+            return None
+        values = {"updated_at": db_api.utcnow()}
+        if status is not None:
+            values["status"] = status
+        if name is not None:
+            values["name"] = name
+        if properties or remove:
+            merged = dict(row.properties or {}, **(properties or {}))
+            values["properties"] = {k: v for k, v in merged.items() if k not in remove}
+        if ready_at is not False:
+            values["ready_at"] = ready_at
+        conn.execute(T_SIM.update().where(T_SIM.c.id == obj_id).values(**values))
+    return get(obj_id)
+
+
+def delete(obj_id):
+    """Remove an object; False when it was gone already."""
+    return db_api.write(T_SIM.delete().where(T_SIM.c.id == obj_id)) > 0
+
+
+def next_counter(obj_id, key):
+    """Atomically increment the integer property ``key`` of an object; the old value.
+
+    (PostgreSQL: the row is locked for the update, so two requests allocating addresses
+    from one subnet never get the same number.)
+    """
+    with db_api.transaction() as conn:
+        row = conn.execute(
+            sa.select(T_SIM.c.properties).where(T_SIM.c.id == obj_id).with_for_update()
+        ).first()
+        if row is None:
+            return None
+        props = dict(row.properties or {})
+        value = int(props.get(key, 0))
+        props[key] = value + 1
+        conn.execute(T_SIM.update().where(T_SIM.c.id == obj_id).values(properties=props))
+    return value
+
+
+# sim_setting: injection set at run time ---------------------------------------------
+
+
+def settings_get():
+    """{name: value} of every setting stored at run time."""
+    return {row.name: row.value for row in db_api.all_rows(sa.select(T_SETTING))}
+
+
+def settings_set(values):
+    """Store each ``name: value`` (None removes the setting)."""
+    with db_api.transaction() as conn:
+        for name, value in values.items():
+            conn.execute(T_SETTING.delete().where(T_SETTING.c.name == name))
+            if value is not None:
+                conn.execute(T_SETTING.insert().values(name=name, value=value))
+
+
+def settings_clear():
+    db_api.write(T_SETTING.delete())

@@ -1,0 +1,2 @@
+"""The identity service (a Keystone v3 subset): tokens, catalog, projects, users, roles,
+trusts."""
