@@ -180,7 +180,34 @@ simulated_cloud_opts = [
     ),
 ]
 
+clients_keystone_opts = [
+    cfg.StrOpt(
+        "auth_uri",
+        default="http://127.0.0.1:8080/identity",
+        help="Keystone v3 URL the client plugins authenticate at; every service endpoint "
+        "(compute, network, volumev3, image, load-balancer) comes from its catalog.",
+    ),
+    cfg.StrOpt(
+        "username",
+        default="heat",
+        help="Service user the client plugins act as when there is no request token "
+        "(auth_strategy = noauth); in keystone mode the request's own token is used.",
+    ),
+    cfg.StrOpt("password", default="password", secret=True, help="Password of username."),
+    cfg.StrOpt("project_name", default="service", help="Project of the service user."),
+    cfg.StrOpt("user_domain_id", default="default", help="Domain of the service user."),
+    cfg.StrOpt("project_domain_id", default="default", help="Domain of project_name."),
+    cfg.StrOpt("region_name", help="Region of the endpoints to use (default: any)."),
+    cfg.StrOpt(
+        "endpoint_type",
+        default="public",
+        choices=["public", "internal", "admin"],
+        help="Catalog interface of the endpoints to use.",
+    ),
+]
+
 CONF.register_opts(default_opts)
+CONF.register_opts(clients_keystone_opts, group="clients_keystone")
 CONF.register_opts(database_opts, group="database")
 CONF.register_opts(heat_api_opts, group="heat_api")
 CONF.register_opts(noauth_opts, group="noauth")
