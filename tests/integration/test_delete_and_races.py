@@ -38,7 +38,6 @@ OWNED = [
     "user_creds",
     "software_deployment",
     "software_config",
-    "sim_object",
 ]
 
 
@@ -101,6 +100,7 @@ def _delete_and_check(hc, heat, database, stack_id, name):
     assert stack.stack_status == "DELETE_COMPLETE", stack.stack_status_reason
     _wait_gone(lambda: [s.stack_name for s in hc.stacks.list()], name)
     assert _counts(database, OWNED) == {}
+    assert heat.cloud.objects() == {}
     assert "Purged" in _purge_deleted(heat)
     assert _counts(database) == {}
 
