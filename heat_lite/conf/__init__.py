@@ -129,48 +129,6 @@ yaql_opts = [
 ]
 
 simulated_cloud_opts = [
-    cfg.FloatOpt(
-        "build_time",
-        default=0.0,
-        min=0.0,
-        help="Seconds a simulated server, volume or load balancer stays in its building "
-        "state (BUILD, creating, PENDING_CREATE) before it becomes ready.",
-    ),
-    cfg.ListOpt(
-        "fail_objects",
-        default=[],
-        help="Simulated objects that fail on purpose, as <kind>:<name glob> "
-        "(e.g. nova.server:*master-0, cinder.volume:*); a failing object goes to its "
-        "error state (ERROR, error) once built.",
-    ),
-    cfg.StrOpt(
-        "fail_marker",
-        default="sim-fail",
-        help="An object whose name contains this text fails on purpose, like "
-        "fail_objects; empty disables the marker.",
-    ),
-    cfg.ListOpt(
-        "flavors",
-        default=[
-            "m1.tiny:1:1:512:1",
-            "m1.small:2:1:2048:20",
-            "m1.medium:3:2:4096:40",
-            "m1.large:4:4:8192:80",
-            "m1.xlarge:5:8:16384:160",
-        ],
-        help="Seeded Nova flavors, as <name>:<id>:<vcpus>:<ram MB>:<disk GB>.",
-    ),
-    cfg.ListOpt(
-        "images",
-        default=["fedora-coreos-40:fedora-coreos", "cirros-0.6.2:cirros"],
-        help="Seeded Glance images, as <name>:<os_distro>; the id is derived from the name.",
-    ),
-    cfg.StrOpt("public_network", default="public", help="Name of the seeded external network."),
-    cfg.StrOpt(
-        "public_subnet_cidr",
-        default="172.24.4.0/24",
-        help="CIDR of the external network's subnet (floating IPs come from it).",
-    ),
     cfg.BoolOpt(
         "signal_deployments",
         default=True,

@@ -1,6 +1,6 @@
 """Stacks of Nova/Neutron/Cinder/Octavia resources converging on the simulated cloud.
 
-In-process engine and worker (SQLite, fake transport); the sim_object table is checked
+In-process engine and worker (SQLite, fake transport); simcloud's objects are checked
 directly after each step.
 """
 

@@ -30,7 +30,6 @@ def ctx(cloud):
     db_api.create_schema()
     yield context.RequestContext(user_id="u", project_id="p1", roles=["member"])
     db_api.dispose()
-    CONF.clear_override("fail_objects", group="simulated_cloud")
     CONF.reset()
 
 
