@@ -3,5 +3,5 @@
 Each plugin (nova, neutron, cinder, octavia, glance) calls its service through an
 openstacksdk proxy - a keystoneauth adapter whose endpoint comes from the Keystone
 catalog - so the same plugins work against simcloud-api or a real cloud. Who the calls
-act as is decided in session.py (docs/simulated-cloud.md).
+act as is decided in session.py.
 """
