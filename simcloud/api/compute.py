@@ -274,8 +274,8 @@ ACTIONS = {
     "suspend": lambda c, s, a: c.suspend_server(s),
     "resume": lambda c, s, a: c.resume_server(s),
     "resize": _action_resize,
-    "confirmResize": lambda c, s, a: None,
-    "revertResize": lambda c, s, a: None,
+    "confirmResize": lambda c, s, a: c.confirm_resize(s),
+    "revertResize": lambda c, s, a: c.revert_resize(s),
     "rebuild": lambda c, s, a: c.rebuild_server(s, (a or {}).get("imageRef")),
     "reboot": lambda c, s, a: c.transition("server", s, "REBOOT", nova.ACTIVE),
 }
@@ -293,7 +293,7 @@ def server_action(req, server_id):
     compute.show("server", server_id)
     action, args = next(iter(body.items()))
     ACTIONS[action](compute, server_id, args)
-    return 202, None
+    return (204 if action == "confirmResize" else 202), None
 
 
 # interfaces and volume attachments ---------------------------------------------------

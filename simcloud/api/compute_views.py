@@ -72,6 +72,7 @@ def _vm_state(status):
         "SHUTOFF": "stopped",
         "SUSPENDED": "suspended",
         "RESIZE": "active",
+        "VERIFY_RESIZE": "resized",
         "REBUILD": "active",
         "REBOOT": "active",
     }.get(status, "active")

@@ -17,7 +17,7 @@ from simcloud.common import exception
 from simcloud.conf import CONF
 
 BUILD, ACTIVE, ERROR, RESIZE, REBUILD = "BUILD", "ACTIVE", "ERROR", "RESIZE", "REBUILD"
-SUSPENDED, SHUTOFF = "SUSPENDED", "SHUTOFF"
+SUSPENDED, SHUTOFF, VERIFY_RESIZE = "SUSPENDED", "SHUTOFF", "VERIFY_RESIZE"
 
 
 class NovaService(base.SimService):
@@ -146,15 +146,41 @@ class NovaService(base.SimService):
         return server
 
     def resize_server(self, server_id, flavor_id):
-        """Resize in place: RESIZE, then ACTIVE with the new flavor (confirmed at once)."""
-        flavor = self.get_flavor(flavor_id)
+        """RESIZE, then VERIFY_RESIZE with the new flavor, until confirmed or reverted."""
+        server = self._require_status(server_id, (ACTIVE, SHUTOFF), "resize")
+        try:
+            flavor = self.get_flavor(flavor_id)
+        except exception.NotFound:
+            raise exception.BadRequest("Unable to find flavor %s" % flavor_id)
+        if flavor["id"] == server["flavor"]["id"]:
+            raise exception.BadRequest("When resizing, instances must change flavor!")
         return self.transition(
             "server",
             server_id,
             RESIZE,
-            ACTIVE,
+            VERIFY_RESIZE,
             flavor={"id": flavor["id"], "original_name": flavor["name"]},
+            old_flavor=server["flavor"],
         )
+
+    def confirm_resize(self, server_id):
+        self._require_status(server_id, (VERIFY_RESIZE,), "confirmResize")
+        self.set_status("server", server_id, ACTIVE)
+
+    def revert_resize(self, server_id):
+        server = self._require_status(server_id, (VERIFY_RESIZE,), "revertResize")
+        return self.transition(
+            "server", server_id, "REVERT_RESIZE", ACTIVE, flavor=server["old_flavor"]
+        )
+
+    def _require_status(self, server_id, statuses, action):
+        server = self.show("server", server_id)
+        if server["status"] not in statuses:
+            raise exception.Conflict(
+                "Cannot '%s' instance %s while it is in vm_state %s"
+                % (action, server_id, server["status"].lower())
+            )
+        return server
 
     def suspend_server(self, server_id):
         """ACTIVE -> SUSPENDED (after the build time)."""

@@ -9,6 +9,7 @@ import signal  # noqa: E402
 import sys  # noqa: E402
 
 import eventlet.wsgi  # noqa: E402
+from sqlalchemy import exc as sa_exc  # noqa: E402
 
 from simcloud.api import app as wsgi_app  # noqa: E402
 from simcloud.cmd import common  # noqa: E402
@@ -18,7 +19,14 @@ LOG = logging.getLogger(__name__)
 
 def main(argv=None):
     conf = common.prepare(sys.argv[1:] if argv is None else argv, "simcloud-api")
-    application = wsgi_app.setup_app()
+    try:
+        application = wsgi_app.setup_app()
+    except sa_exc.SQLAlchemyError as exc:
+        LOG.error(
+            "simcloud's database is not ready (run simcloud-manage db_sync): %s",
+            str(exc).splitlines()[0],
+        )
+        sys.exit(1)
     sock = eventlet.listen((conf.api.bind_host, conf.api.bind_port))
     LOG.info("simcloud-api listening on %s:%s", conf.api.bind_host, conf.api.bind_port)
     server = eventlet.spawn(

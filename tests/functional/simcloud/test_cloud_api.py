@@ -240,6 +240,12 @@ def test_server_update_calls_heat_makes(simcloud):
     simcloud.put(path + "/metadata", {"metadata": {"role": "master"}}, status=200)
     simcloud.put(path + "/tags", {"tags": ["k8s"]}, status=200)
     simcloud.post(path + "/action", {"resize": {"flavorRef": "3"}}, status=202)
+    assert simcloud.get(path).json["server"]["status"] == "VERIFY_RESIZE"
+    simcloud.post(path + "/action", {"confirmResize": None}, status=204)
+    simcloud.post(path + "/action", {"confirmResize": None}, status=409)
+    simcloud.post(path + "/action", {"resize": {"flavorRef": "3"}}, status=400)
+    simcloud.post(path + "/action", {"resize": {"flavorRef": "4"}}, status=202)
+    simcloud.post(path + "/action", {"revertResize": None}, status=202)
     shown = simcloud.get(path, headers={"OpenStack-API-Version": "compute 2.79"}).json["server"]
     assert (shown["name"], shown["metadata"], shown["tags"]) == (
         "renamed",
