@@ -116,8 +116,11 @@ class NovaClientPlugin(base.RestService):
         self.request("POST", S % server_id + "/action", {action: args})
 
     def resize_server(self, server_id, flavor_id):
-        """Resize (RESIZE, then ACTIVE with the new flavor), confirmed as Heat does."""
+        """Resize: RESIZE, then VERIFY_RESIZE until confirm_resize (-> ACTIVE)."""
         self._action(server_id, "resize", {"flavorRef": self.get_flavor(flavor_id)["id"]})
+
+    def confirm_resize(self, server_id):
+        self._action(server_id, "confirmResize")
 
     def suspend_server(self, server_id):
         self._action(server_id, "suspend")

@@ -270,6 +270,8 @@ def test_update_converge_observes_the_cloud(heat):
     resources = heat.client.list_stack_resources(heat.ctx, ident)
     nova = clients.client_plugin(heat.ctx, "nova")
     nova.resize_server(out["server_id"], "m1.tiny")
+    assert nova.show_server(out["server_id"])["status"] == "VERIFY_RESIZE"
+    nova.confirm_resize(out["server_id"])
     fip = sim_objects.get_all("neutron.floatingip", project_id=heat.cloud.project_id)[0]
     clients.client_plugin(heat.ctx, "neutron").delete("floatingip", fip["id"])
 
