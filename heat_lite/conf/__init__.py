@@ -76,7 +76,9 @@ default_opts = [
         "auth_strategy",
         default="noauth",
         choices=["noauth", "keystone"],
-        help="noauth takes identity from request headers; keystone uses keystonemiddleware.",
+        help="noauth takes identity from request headers; keystone validates the request's "
+        "token with keystonemiddleware ([keystone_authtoken]). The client plugins act with "
+        "that token in keystone mode, as [clients_keystone]'s user in noauth mode.",
     ),
 ]
 
