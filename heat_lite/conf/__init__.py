@@ -97,7 +97,9 @@ default_opts = [
         "auth_strategy",
         default="noauth",
         choices=["noauth", "keystone"],
-        help="noauth takes identity from request headers; keystone uses keystonemiddleware.",
+        help="noauth takes identity from request headers; keystone validates the request's "
+        "token with keystonemiddleware ([keystone_authtoken]). The client plugins act with "
+        "that token in keystone mode, as [clients_keystone]'s user in noauth mode.",
     ),
 ]
 
@@ -157,48 +159,6 @@ yaql_opts = [
 ]
 
 simulated_cloud_opts = [
-    cfg.FloatOpt(
-        "build_time",
-        default=0.0,
-        min=0.0,
-        help="Seconds a simulated server, volume or load balancer stays in its building "
-        "state (BUILD, creating, PENDING_CREATE) before it becomes ready.",
-    ),
-    cfg.ListOpt(
-        "fail_objects",
-        default=[],
-        help="Simulated objects that fail on purpose, as <kind>:<name glob> "
-        "(e.g. nova.server:*master-0, cinder.volume:*); a failing object goes to its "
-        "error state (ERROR, error) once built.",
-    ),
-    cfg.StrOpt(
-        "fail_marker",
-        default="sim-fail",
-        help="An object whose name contains this text fails on purpose, like "
-        "fail_objects; empty disables the marker.",
-    ),
-    cfg.ListOpt(
-        "flavors",
-        default=[
-            "m1.tiny:1:1:512:1",
-            "m1.small:2:1:2048:20",
-            "m1.medium:3:2:4096:40",
-            "m1.large:4:4:8192:80",
-            "m1.xlarge:5:8:16384:160",
-        ],
-        help="Seeded Nova flavors, as <name>:<id>:<vcpus>:<ram MB>:<disk GB>.",
-    ),
-    cfg.ListOpt(
-        "images",
-        default=["fedora-coreos-40:fedora-coreos", "cirros-0.6.2:cirros"],
-        help="Seeded Glance images, as <name>:<os_distro>; the id is derived from the name.",
-    ),
-    cfg.StrOpt("public_network", default="public", help="Name of the seeded external network."),
-    cfg.StrOpt(
-        "public_subnet_cidr",
-        default="172.24.4.0/24",
-        help="CIDR of the external network's subnet (floating IPs come from it).",
-    ),
     cfg.BoolOpt(
         "signal_deployments",
         default=True,
@@ -208,7 +168,34 @@ simulated_cloud_opts = [
     ),
 ]
 
+clients_keystone_opts = [
+    cfg.StrOpt(
+        "auth_uri",
+        default="http://127.0.0.1:8080/identity",
+        help="Keystone v3 URL the client plugins authenticate at; every service endpoint "
+        "(compute, network, volumev3, image, load-balancer) comes from its catalog.",
+    ),
+    cfg.StrOpt(
+        "username",
+        default="heat",
+        help="Service user the client plugins act as when there is no request token "
+        "(auth_strategy = noauth); in keystone mode the request's own token is used.",
+    ),
+    cfg.StrOpt("password", default="password", secret=True, help="Password of username."),
+    cfg.StrOpt("project_name", default="service", help="Project of the service user."),
+    cfg.StrOpt("user_domain_id", default="default", help="Domain of the service user."),
+    cfg.StrOpt("project_domain_id", default="default", help="Domain of project_name."),
+    cfg.StrOpt("region_name", help="Region of the endpoints to use (default: any)."),
+    cfg.StrOpt(
+        "endpoint_type",
+        default="public",
+        choices=["public", "internal", "admin"],
+        help="Catalog interface of the endpoints to use.",
+    ),
+]
+
 CONF.register_opts(default_opts)
+CONF.register_opts(clients_keystone_opts, group="clients_keystone")
 CONF.register_opts(database_opts, group="database")
 CONF.register_opts(heat_api_opts, group="heat_api")
 CONF.register_opts(noauth_opts, group="noauth")

@@ -9,6 +9,7 @@ def list_opts():
         ("database", conf.database_opts),
         ("heat_api", conf.heat_api_opts),
         ("noauth", conf.noauth_opts),
+        ("clients_keystone", conf.clients_keystone_opts),
         ("revision", conf.revision_opts),
         ("yaql", conf.yaql_opts),
         ("simulated_cloud", conf.simulated_cloud_opts),

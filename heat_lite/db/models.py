@@ -264,27 +264,3 @@ class SoftwareDeployment(Base):
     status_reason = sa.Column(sa.Text)
     tenant = sa.Column(sa.String(64), nullable=False)
     stack_user_project_id = sa.Column(sa.String(64))
-
-
-class SimObject(Base):
-    """An object of the simulated cloud (server, port, volume, load balancer, ...).
-
-    ``kind`` names the service and type (``nova.server``, ``neutron.port``, ...);
-    ``properties`` holds what the API would return; ``ready_at`` is when a BUILD object
-    turns ACTIVE (or ERROR, when it was made to fail).
-    """
-
-    __tablename__ = "sim_object"
-    __table_args__ = (
-        sa.Index("ix_sim_object_kind_project", "kind", "project_id"),
-        sa.Index("ix_sim_object_name", "kind", "name"),
-    )
-    id = sa.Column(sa.String(36), primary_key=True)
-    kind = sa.Column(sa.String(64), nullable=False)
-    project_id = sa.Column(sa.String(64))
-    name = sa.Column(sa.String(255))
-    status = sa.Column(sa.String(64))
-    properties = sa.Column(Json)
-    ready_at = sa.Column(sa.DateTime)
-    created_at = sa.Column(sa.DateTime, default=utcnow)
-    updated_at = sa.Column(sa.DateTime)

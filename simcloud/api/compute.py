@@ -105,10 +105,11 @@ def _security_groups(req, body):
         raise _bad("Invalid input for field/attribute security_groups.")
     net = neutron.NeutronService(req.context)
     try:
-        net.security_group_ids([g["name"] for g in groups])
+        ids = net.security_group_ids([g["name"] for g in groups])
     except exception.NotFound as exc:
         raise _bad(exc.message)
-    return [{"name": g["name"]} for g in groups]
+    # Nova shows the groups by name, whether they were asked for by name or id
+    return [{"name": net.get("security_group", i)["name"]} for i in ids]
 
 
 def _boot_args(req, body):

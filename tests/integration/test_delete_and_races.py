@@ -38,7 +38,6 @@ OWNED = [
     "user_creds",
     "software_deployment",
     "software_config",
-    "sim_object",
 ]
 
 
@@ -103,6 +102,7 @@ def _delete_and_check(hc, heat, database, stack_id, name):
     # gone from the list the moment DELETE_COMPLETE can be seen
     assert name not in [s.stack_name for s in hc.stacks.list()]
     _settle(database)
+    assert heat.cloud.objects() == {}
     assert "Purged" in _purge_deleted(heat)
     assert _counts(database) == {}
 

@@ -10,7 +10,6 @@ import pathlib
 import time
 
 import pytest
-import sqlalchemy as sa
 from heatclient import exc as heat_exc
 from heatclient.common import template_utils
 
@@ -85,9 +84,12 @@ def heat(backends, tmp_path_factory):
     """heat-lite processes whose simulated servers, volumes and LBs take a while to build."""
     db_url, transport_url = backends
     procs = services.HeatProcesses(
-        tmp_path_factory.mktemp("heat"), db_url, transport_url, workers=2
+        tmp_path_factory.mktemp("heat"),
+        db_url,
+        transport_url,
+        workers=2,
+        simulation={"build_time": 0.1},
     )
-    procs.conf.write_text(procs.conf.read_text() + "\n[simulated_cloud]\nbuild_time = 0.1\n")
     procs.start()
     try:
         yield procs
@@ -96,22 +98,9 @@ def heat(backends, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def sim_objects(backends):
-    """kind -> count of the simulated objects of every project (not the seeded ones)."""
-    engine = sa.create_engine(backends[0])
-
-    def count():
-        with engine.connect() as conn:
-            rows = conn.execute(
-                sa.text(
-                    "SELECT kind, count(*) FROM sim_object WHERE project_id IS NOT NULL "
-                    "GROUP BY kind"
-                )
-            ).all()
-        return dict(rows)
-
-    yield count
-    engine.dispose()
+def sim_objects(heat):
+    """kind -> count of the simulated objects heat-lite made (not the seeded ones)."""
+    return heat.cloud.objects
 
 
 def _fields(**parameters):

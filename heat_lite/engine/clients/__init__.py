@@ -1,9 +1,9 @@
 """Client plugins: the one boundary between resource plugins and the cloud's services.
 
 A resource plugin never talks to a service directly; it asks for the service's client
-plugin by Heat's name. The default plugins are the simulated cloud
-(heat_lite.engine.clients.sim), kept in the heat database; a real backend (openstacksdk)
-would register plugins with the same methods under the same names.
+plugin by Heat's name. The plugins (heat_lite.engine.clients.rest) call the services'
+REST APIs through openstacksdk with endpoints from the Keystone catalog: simcloud-api's,
+or a real cloud's.
 
     nova = clients.client_plugin(context, 'nova')
     nova.get_flavor('m1.small')            # {'id': '2', 'name': 'm1.small', 'vcpus': 1, ...}
@@ -15,11 +15,11 @@ import importlib
 
 # service name -> "module:class" of its plugin
 _PLUGINS = {
-    "nova": "heat_lite.engine.clients.sim.nova:NovaClientPlugin",
-    "neutron": "heat_lite.engine.clients.sim.neutron:NeutronClientPlugin",
-    "cinder": "heat_lite.engine.clients.sim.cinder:CinderClientPlugin",
-    "octavia": "heat_lite.engine.clients.sim.octavia:OctaviaClientPlugin",
-    "glance": "heat_lite.engine.clients.sim.glance:GlanceClientPlugin",
+    "nova": "heat_lite.engine.clients.rest.nova:NovaClientPlugin",
+    "neutron": "heat_lite.engine.clients.rest.neutron:NeutronClientPlugin",
+    "cinder": "heat_lite.engine.clients.rest.cinder:CinderClientPlugin",
+    "octavia": "heat_lite.engine.clients.rest.octavia:OctaviaClientPlugin",
+    "glance": "heat_lite.engine.clients.rest.glance:GlanceClientPlugin",
 }
 
 _classes = {}

@@ -7,8 +7,8 @@ import ipaddress
 import pytest
 
 from heat_lite.common import context, exception
-from heat_lite.db import sim as sim_db
 from heat_lite.engine import clients
+from simcloud.db import objects as sim_objects
 from tests.fixtures import inprocess
 from tests.functional.heat_lite.sim_cloud.test_sim_stacks import NETWORK, _outputs
 
@@ -25,7 +25,7 @@ def heat(tmp_path):
 
 
 def _ports(*owners):
-    return [p for p in sim_db.sim_object_get_all("neutron.port") if p["device_owner"] in owners]
+    return [p for p in sim_objects.get_all("neutron.port") if p["device_owner"] in owners]
 
 
 def _lb_template(prefix):
@@ -119,16 +119,16 @@ def test_load_balancer_converges_with_vip_and_members(heat, prefix, env):
     out = _outputs(stack)
     assert ipaddress.ip_address(out["address"]) in ipaddress.ip_network("10.0.0.0/24")
     assert ipaddress.ip_address(out["floating_address"]) in ipaddress.ip_network("172.24.4.0/24")
-    lb = sim_db.sim_object_get_all("octavia.loadbalancer")[0]
+    lb = sim_objects.get_all("octavia.loadbalancer")[0]
     assert lb["status"] == "ACTIVE" and lb["vip_address"] == out["address"]
-    members = sim_db.sim_object_get_all("octavia.member", pool_id=out["pool_id"])
+    members = sim_objects.get_all("octavia.member", pool_id=out["pool_id"])
     addresses = sorted(p["fixed_ips"][0]["ip_address"] for p in _ports("compute:nova", ""))
     assert sorted(m["address"] for m in members) == addresses and len(members) == 2
-    assert sim_db.sim_object_get_all("octavia.healthmonitor")[0]["pool_id"] == out["pool_id"]
+    assert sim_objects.get_all("octavia.healthmonitor")[0]["pool_id"] == out["pool_id"]
 
     heat.client.delete_stack(heat.ctx, ident)
     _wait(heat, ident, {"DELETE_COMPLETE"})
-    assert sim_db.sim_object_get_all(project_id="p1") == []
+    assert heat.cloud.objects() == []
 
 
 def test_security_group_rules(heat):
@@ -151,7 +151,7 @@ def test_security_group_rules(heat):
     ident = heat.client.create_stack(heat.ctx, "sg", tmpl, {}, {}, {})
     stack = _wait(heat, ident, DONE)
     assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
-    rules = sim_db.sim_object_get_all("neutron.security_group_rule")
+    rules = sim_objects.get_all("neutron.security_group_rule")
     ingress = sorted(
         (r["protocol"], r["port_range_min"]) for r in rules if r["direction"] == "ingress"
     )
@@ -167,7 +167,7 @@ def test_deleting_a_network_with_ports_fails_as_neutron(heat):
     }
     ident = heat.client.create_stack(heat.ctx, "net", tmpl, {}, {}, {})
     net_id = _outputs(inprocess.wait_for(heat, ident, "CREATE_COMPLETE"))["net"]
-    ctx = context.RequestContext(user_id="u1", project_id="p1")
+    ctx = context.RequestContext(user_id="u1", project_id=heat.cloud.project_id)
     # a port of its own (no address), not the stack's
     port = clients.client_plugin(ctx, "neutron").create_port(net_id, fixed_ips=[])
 
@@ -181,7 +181,7 @@ def test_deleting_a_network_with_ports_fails_as_neutron(heat):
     clients.client_plugin(ctx, "neutron").delete_port(port["id"])
     heat.client.delete_stack(heat.ctx, ident)
     _wait(heat, ident, {"DELETE_COMPLETE"})
-    assert sim_db.sim_object_get_all(project_id="p1") == []
+    assert heat.cloud.objects() == []
 
 
 def test_plugin_validation_rejects_the_stack(heat):
@@ -205,4 +205,4 @@ def test_plugin_validation_rejects_the_stack(heat):
     assert str(err.value) == (
         "Cannot define the following properties at the same time: subnet, subnet_id, port, port_id."
     )
-    assert sim_db.sim_object_get_all(project_id="p1") == []
+    assert heat.cloud.objects() == []

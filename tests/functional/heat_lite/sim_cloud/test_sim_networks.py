@@ -9,9 +9,8 @@ import copy
 import pytest
 
 from heat_lite.common import exception
-from heat_lite.conf import CONF
-from heat_lite.db import sim as sim_db
 from heat_lite.engine import clients
+from simcloud.db import objects as sim_objects
 from tests.fixtures import inprocess
 
 pytestmark = pytest.mark.functional
@@ -25,7 +24,6 @@ UPDATED = {"UPDATE_COMPLETE", "UPDATE_FAILED"}
 def heat(tmp_path):
     with inprocess.heat(tmp_path) as h:
         yield h
-    CONF.clear_override("fail_objects", group="simulated_cloud")
 
 
 def _template(resources, outputs=None):
@@ -53,7 +51,7 @@ def _delete(heat, ident):
     heat.client.delete_stack(heat.ctx, ident)
     stack = _wait(heat, ident, {"DELETE_COMPLETE", "DELETE_FAILED"})
     assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
-    assert sim_db.sim_object_get_all(project_id="p1") == []
+    assert heat.cloud.objects() == []
 
 
 def _outputs(stack):
@@ -84,11 +82,11 @@ def test_subnet_update_clears_removed_allocation_pools_and_gateway(heat):
         _template({"net": NET, "sub": _subnet(allocation_pools=pools, gateway_ip="10.0.0.254")}),
     )
     subnet_id = _physical(heat, ident, "sub")
-    subnet = sim_db.sim_object_get(subnet_id)
+    subnet = sim_objects.get(subnet_id)
     assert subnet["allocation_pools"] == pools and subnet["gateway_ip"] == "10.0.0.254"
 
     _update(heat, ident, _template({"net": NET, "sub": _subnet()}))
-    subnet = sim_db.sim_object_get(subnet_id)
+    subnet = sim_objects.get(subnet_id)
     assert _physical(heat, ident, "sub") == subnet_id  # updated in place
     assert subnet["allocation_pools"] == [] and subnet["gateway_ip"] is None
     _delete(heat, ident)
@@ -131,8 +129,8 @@ def test_port_mac_address_change_replaces_it_on_the_same_address(heat):
     _update(heat, ident, _template(resources))
     new_id = _physical(heat, ident, "port")
     assert new_id != old_id
-    assert sim_db.sim_object_get(old_id) is None
-    new = sim_db.sim_object_get(new_id)
+    assert sim_objects.get(old_id) is None
+    new = sim_objects.get(new_id)
     assert new["mac_address"] == "fa:16:3e:00:00:02"
     assert [ip["ip_address"] for ip in new["fixed_ips"]] == ["10.0.0.50"]
     _delete(heat, ident)
@@ -159,7 +157,7 @@ def test_port_replacement_rolled_back_gives_the_old_port_its_address(heat):
     stack = _wait(heat, ident, {"ROLLBACK_COMPLETE", "ROLLBACK_FAILED"})
     assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
     assert _physical(heat, ident, "port") == old_id
-    old = sim_db.sim_object_get(old_id)
+    old = sim_objects.get(old_id)
     assert [ip["ip_address"] for ip in old["fixed_ips"]] == ["10.0.0.50"]
     _delete(heat, ident)
 
@@ -190,7 +188,7 @@ def _ports(server_id):
     """{port id: [addresses]} of the server's ports."""
     return {
         p["id"]: [ip["ip_address"] for ip in p["fixed_ips"]]
-        for p in sim_db.sim_object_get_all("neutron.port", device_id=server_id)
+        for p in sim_objects.get_all("neutron.port", device_id=server_id)
     }
 
 
@@ -225,7 +223,7 @@ def test_server_network_swapped_for_its_subnet_or_added_to_keeps_the_port(heat):
     (added,) = set(now) - {port_id}
     assert now[added][0].startswith("10.0.1.")
     # Heat's internal port, numbered among the entries added (so -0 again, as in Heat)
-    assert sim_db.sim_object_get(added)["name"] == "server-port-0"
+    assert sim_objects.get(added)["name"] == "server-port-0"
     _delete(heat, ident)
 
 
@@ -233,13 +231,13 @@ def test_server_subnet_changed_moves_it_and_delete_works(heat):
     ident, _ = _create(heat, _template(_two_subnets([{"subnet": {"get_resource": "sub_a"}}])))
     server_id = _physical(heat, ident, "server")
     (old_port,) = _ports(server_id)
-    assert sim_db.sim_object_get(old_port)["name"] == "server-port-0"
+    assert sim_objects.get(old_port)["name"] == "server-port-0"
 
     _update(heat, ident, _template(_two_subnets([{"subnet": {"get_resource": "sub_b"}}])))
     assert _physical(heat, ident, "server") == server_id
     ((new_port, addresses),) = _ports(server_id).items()
     assert new_port != old_port and addresses[0].startswith("10.0.1.")
-    assert sim_db.sim_object_get(old_port) is None  # the internal port went with its detach
+    assert sim_objects.get(old_port) is None  # the internal port went with its detach
     _delete(heat, ident)
 
 
@@ -268,12 +266,11 @@ def test_server_on_an_existing_port(heat):
     server_id = _physical(heat, ident2, "server")
     assert list(_ports(server_id)) == [port_id]
     assert (
-        _outputs(stack)["first_address"]
-        == sim_db.sim_object_get(port_id)["fixed_ips"][0]["ip_address"]
+        _outputs(stack)["first_address"] == sim_objects.get(port_id)["fixed_ips"][0]["ip_address"]
     )
     heat.client.delete_stack(heat.ctx, ident2)
     _wait(heat, ident2, {"DELETE_COMPLETE"})
-    assert sim_db.sim_object_get(port_id)["device_id"] == ""  # given, not deleted
+    assert sim_objects.get(port_id)["device_id"] == ""  # given, not deleted
     _delete(heat, ident)
 
 
@@ -335,5 +332,5 @@ def test_server_replacement_rolled_back_gets_its_port_back(heat):
     stack = _wait(heat, ident, {"ROLLBACK_COMPLETE", "ROLLBACK_FAILED"})
     assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
     assert _physical(heat, ident, "server") == old_id
-    assert sim_db.sim_object_get(port_id)["device_id"] == old_id
+    assert sim_objects.get(port_id)["device_id"] == old_id
     _delete(heat, ident)

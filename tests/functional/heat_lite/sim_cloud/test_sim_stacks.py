@@ -1,6 +1,6 @@
 """Stacks of Nova/Neutron/Cinder/Octavia resources converging on the simulated cloud.
 
-In-process engine and worker (SQLite, fake transport); the sim_object table is checked
+In-process engine and worker (SQLite, fake transport); simcloud's objects are checked
 directly after each step.
 """
 
@@ -10,7 +10,7 @@ import pytest
 
 from heat_lite.common import exception
 from heat_lite.conf import CONF
-from heat_lite.db import sim as sim_db
+from simcloud.db import objects as sim_objects
 from tests.fixtures import inprocess
 
 pytestmark = pytest.mark.functional
@@ -23,16 +23,14 @@ DONE = {"CREATE_COMPLETE", "CREATE_FAILED", "UPDATE_COMPLETE", "UPDATE_FAILED"}
 def heat(tmp_path):
     with inprocess.heat(tmp_path) as h:
         yield h
-    for key in ("fail_objects", "build_time"):
-        CONF.clear_override(key, group="simulated_cloud")
 
 
 def _outputs(stack):
     return {o["output_key"]: o.get("output_value") for o in stack.get("outputs", [])}
 
 
-def _kinds(project="p1"):
-    return sorted(o["kind"] for o in sim_db.sim_object_get_all(project_id=project))
+def _kinds(heat):
+    return sorted(o["kind"] for o in heat.cloud.objects())
 
 
 NETWORK = {
@@ -141,17 +139,17 @@ def test_server_with_port_fip_volume_converges_and_deletes(heat):
     assert out["first_address"] == out["private_ip"]
     assert out["networks"]["private"] == [out["private_ip"]]
     assert out["flavor"] == "m1.small"
-    server = sim_db.sim_object_get(out["server_id"])
+    server = sim_objects.get(out["server_id"])
     assert server["status"] == "ACTIVE" and server["name"] == "vm"
-    volume = sim_db.sim_object_get_all("cinder.volume", project_id="p1")[0]
+    volume = sim_objects.get_all("cinder.volume", project_id=heat.cloud.project_id)[0]
     assert volume["status"] == "in-use"
     assert volume["attachments"][0]["server_id"] == server["id"]
-    fip = sim_db.sim_object_get_all("neutron.floatingip", project_id="p1")[0]
+    fip = sim_objects.get_all("neutron.floatingip", project_id=heat.cloud.project_id)[0]
     assert fip["fixed_ip_address"] == out["private_ip"] and fip["status"] == "ACTIVE"
 
     heat.client.delete_stack(heat.ctx, ident)
     _wait(heat, ident, {"DELETE_COMPLETE"})
-    assert _kinds() == []
+    assert _kinds(heat) == []
 
 
 def test_resize_in_place_and_image_rebuild_or_replace(heat):
@@ -181,12 +179,12 @@ def test_resize_in_place_and_image_rebuild_or_replace(heat):
     assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
     new_id = _outputs(stack)["server_id"]
     assert new_id != server_id
-    assert sim_db.sim_object_get(server_id) is None
-    assert [s["id"] for s in sim_db.sim_object_get_all("nova.server")] == [new_id]
+    assert sim_objects.get(server_id) is None
+    assert [s["id"] for s in sim_objects.get_all("nova.server")] == [new_id]
 
 
 def test_forced_failure_gives_create_failed_with_reason(heat):
-    CONF.set_override("fail_objects", ["nova.server:vm"], group="simulated_cloud")
+    heat.cloud.set(fail_objects=["nova.server:vm"])
     ident = heat.client.create_stack(heat.ctx, "vm", _server_template(), {}, {}, {})
     stack = _wait(heat, ident, DONE)
     assert stack["stack_status"] == "FAILED"
@@ -205,7 +203,7 @@ def test_unknown_flavor_parameter_is_rejected(heat):
         "Parameter 'flavor' is invalid: Error validating value 'm1.huge': "
         "The Flavor ID (m1.huge) could not be found."
     )
-    assert sim_db.sim_object_get_all("nova.server") == []
+    assert sim_objects.get_all("nova.server") == []
 
 
 def test_unknown_image_property_is_rejected(heat):
@@ -228,10 +226,10 @@ def test_suspend_resume_and_check(heat):
 
     stack = act("SUSPEND", heat.client.stack_suspend)
     assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
-    assert sim_db.sim_object_get(server_id)["status"] == "SUSPENDED"
+    assert sim_objects.get(server_id)["status"] == "SUSPENDED"
     stack = act("RESUME", heat.client.stack_resume)
     assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
-    assert sim_db.sim_object_get(server_id)["status"] == "ACTIVE"
+    assert sim_objects.get(server_id)["status"] == "ACTIVE"
     stack = act("CHECK", heat.client.stack_check)
     assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
 
@@ -247,7 +245,7 @@ def test_suspend_resume_and_check(heat):
 
 
 def test_failed_create_rolls_back_to_nothing(heat):
-    CONF.set_override("fail_objects", ["cinder.volume:*"], group="simulated_cloud")
+    heat.cloud.set(fail_objects=["cinder.volume:*"])
     CONF.set_override("action_retry_limit", 1)
     try:
         ident = heat.client.create_stack(
@@ -257,7 +255,7 @@ def test_failed_create_rolls_back_to_nothing(heat):
     finally:
         CONF.clear_override("action_retry_limit")
     assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
-    assert sim_db.sim_object_get_all(project_id="p1") == []
+    assert heat.cloud.objects() == []
 
 
 def test_update_converge_observes_the_cloud(heat):
@@ -272,7 +270,9 @@ def test_update_converge_observes_the_cloud(heat):
     resources = heat.client.list_stack_resources(heat.ctx, ident)
     nova = clients.client_plugin(heat.ctx, "nova")
     nova.resize_server(out["server_id"], "m1.tiny")
-    fip = sim_db.sim_object_get_all("neutron.floatingip", project_id="p1")[0]
+    assert nova.show_server(out["server_id"])["status"] == "VERIFY_RESIZE"
+    nova.confirm_resize(out["server_id"])
+    fip = sim_objects.get_all("neutron.floatingip", project_id=heat.cloud.project_id)[0]
     clients.client_plugin(heat.ctx, "neutron").delete("floatingip", fip["id"])
 
     def update(args):
@@ -283,12 +283,12 @@ def test_update_converge_observes_the_cloud(heat):
 
     unchanged = update({})
     assert unchanged["flavor"] == "m1.tiny"
-    assert sim_db.sim_object_get_all("neutron.floatingip", project_id="p1") == []
+    assert sim_objects.get_all("neutron.floatingip", project_id=heat.cloud.project_id) == []
 
     converged = update({"converge": True})
     assert converged["server_id"] == out["server_id"]
     assert converged["flavor"] == "m1.small"
-    fips = sim_db.sim_object_get_all("neutron.floatingip", project_id="p1")
+    fips = sim_objects.get_all("neutron.floatingip", project_id=heat.cloud.project_id)
     assert len(fips) == 1 and fips[0]["id"] != fip["id"]
     before = {r["resource_name"]: r["physical_resource_id"] for r in resources}
     after = {
@@ -297,6 +297,6 @@ def test_update_converge_observes_the_cloud(heat):
     }
     assert {n for n in before if before[n] != after[n]} == {"fip"}
     assert converged["private_ip"] == out["private_ip"]
-    ports = sim_db.sim_object_get_all("neutron.port", project_id="p1")
+    ports = sim_objects.get_all("neutron.port", project_id=heat.cloud.project_id)
     assert fips[0]["fixed_ip_address"] == out["private_ip"], (fips, ports)
     assert converged["public_ip"] == fips[0]["floating_ip_address"]

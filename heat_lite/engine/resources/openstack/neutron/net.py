@@ -72,8 +72,6 @@ class Net(neutron.NeutronResource):
             dns_domain=props["dns_domain"],
             tags=props["tags"] or [],
             qos_policy_id=props["qos_policy"],
-            l2_adjacency=True,
-            segments=[],
         )
 
     def handle_create(self):

@@ -377,6 +377,10 @@ class Server(server_network_mixin.ServerNetworkMixin, client_resource.ClientReso
         return self.resource_id
 
     def check_update_complete(self, server_id):
+        """As Heat's check_resize: a resize waiting in VERIFY_RESIZE is confirmed."""
+        if self._show_resource()["status"] == "VERIFY_RESIZE":
+            self.client_plugin().confirm_resize(self.resource_id)
+            return False
         return self.wait_for_status("ACTIVE")
 
     # -- check, suspend, resume ----------------------------------------------------------

@@ -3,6 +3,7 @@
 import pytest
 
 from heat_lite.common import exception
+from heat_lite.conf import CONF
 from heat_lite.engine import clients, constraints
 
 
@@ -55,8 +56,15 @@ def test_known_names_pass(ctx):
         _check(name, value, ctx)
 
 
-def test_other_projects_objects_are_not_found(ctx):
-    clients.client_plugin(ctx, "neutron").create_net("theirs")
-    other = ctx.from_dict(dict(ctx.to_dict(), project_id="p2"))
+def test_other_projects_objects_are_not_found(ctx, cloud):
+    """In keystone mode the plugins act with the request's token, in its project."""
+    CONF.set_override("auth_strategy", "keystone")
+    token, project = cloud.token("admin")
+    admin = ctx.from_dict(dict(ctx.to_dict(), auth_token=token, project_id=project))
+    net = clients.client_plugin(admin, "neutron").create_net("theirs")
+    assert net["project_id"] == project
+    _check("neutron.network", "theirs", admin)
+    token, project = cloud.token("demo")
+    demo = ctx.from_dict(dict(ctx.to_dict(), auth_token=token, project_id=project))
     with pytest.raises(exception.StackValidationFailed, match="Unable to find network"):
-        _check("neutron.network", "theirs", other)
+        _check("neutron.network", "theirs", demo)

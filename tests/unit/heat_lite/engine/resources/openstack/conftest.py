@@ -1,5 +1,6 @@
 """Resource plugins on the simulated cloud, without the engine: a stack object from a
-template of literal properties, and the create/delete steps run in a loop."""
+template of literal properties, and the create/delete steps run in a loop. The cloud is
+simcloud-api's WSGI app served in this process; the plugins reach it over REST."""
 
 import time
 import uuid
@@ -12,16 +13,23 @@ from heat_lite.db import api as db_api
 from heat_lite.engine import clients
 from heat_lite.engine import stack as parser
 from heat_lite.engine.template import Template
+from tests.fixtures import simcloud_inprocess
 
 
 @pytest.fixture
-def ctx():
+def cloud():
+    with simcloud_inprocess.serve() as cloud:
+        yield cloud
+
+
+@pytest.fixture
+def ctx(cloud):
     CONF([], project="heat", default_config_files=[])
+    cloud.configure_heat()
     db_api.configure("sqlite://")
     db_api.create_schema()
     yield context.RequestContext(user_id="u", project_id="p1", roles=["member"])
     db_api.dispose()
-    CONF.clear_override("fail_objects", group="simulated_cloud")
     CONF.reset()
 
 

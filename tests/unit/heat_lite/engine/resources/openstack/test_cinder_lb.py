@@ -3,9 +3,9 @@
 import pytest
 
 from heat_lite.common import exception
-from heat_lite.db import sim as sim_db
 from heat_lite.engine import resources
 from heat_lite.engine.service_info import support_status_of
+from simcloud.db import objects as sim_objects
 from tests.unit.heat_lite.engine.resources.openstack.conftest import create, delete, make
 
 
@@ -41,7 +41,7 @@ def test_volume_extend_shrink_and_attach(ctx, net):
     delete(attach)
     assert volume.get_attribute("status") == "available"
     delete(volume)
-    assert sim_db.sim_object_get_all("cinder.volume") == []
+    assert sim_objects.get_all("cinder.volume") == []
 
 
 def test_volume_needs_a_size_or_a_source(ctx):
@@ -55,7 +55,7 @@ def test_volume_needs_a_size_or_a_source(ctx):
 
 
 @pytest.mark.parametrize("prefix", ["OS::Octavia::", "OS::Neutron::LBaaS::"])
-def test_load_balancer_chain(ctx, net, prefix):
+def test_load_balancer_chain(cloud, ctx, net, prefix):
     lb = create(ctx, prefix + "LoadBalancer", {"vip_subnet": net["subnet"]})
     assert lb.get_attribute("vip_address") == "10.0.0.2"
     listener = create(
@@ -84,7 +84,7 @@ def test_load_balancer_chain(ctx, net, prefix):
     assert lb.get_attribute("pools") == [{"id": pool.resource_id}]
     for rsrc in (monitor, member, pool, listener, lb):
         delete(rsrc)
-    assert sim_db.sim_object_get_all(project_id="p1", kind="octavia.loadbalancer") == []
+    assert sim_objects.get_all(project_id=cloud.project_id, kind="octavia.loadbalancer") == []
 
 
 def test_lbaas_schemas_differ_from_octavia(ctx):

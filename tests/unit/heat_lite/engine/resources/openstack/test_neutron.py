@@ -3,13 +3,13 @@
 import pytest
 
 from heat_lite.common import exception
-from heat_lite.db import sim as sim_db
 from heat_lite.engine import resource
 from heat_lite.engine.clients import client_exception
+from simcloud.db import objects as sim_objects
 from tests.unit.heat_lite.engine.resources.openstack.conftest import create, delete, make
 
 
-def test_net_subnet_router_interface(ctx):
+def test_net_subnet_router_interface(cloud, ctx):
     net = create(ctx, "OS::Neutron::Net", {"name": "n"})
     subnet = create(
         ctx,
@@ -18,7 +18,7 @@ def test_net_subnet_router_interface(ctx):
     )
     assert subnet.get_attribute("gateway_ip") == "192.168.5.254"
     assert net.get_attribute("subnets") == [subnet.resource_id]
-    assert net.get_attribute("tenant_id") == "p1"
+    assert net.get_attribute("tenant_id") == cloud.project_id
     router = create(ctx, "OS::Neutron::Router", {"external_gateway_info": {"network": "public"}})
     assert router.get_attribute("external_gateway_info")["enable_snat"] is True
     iface = create(
@@ -31,7 +31,7 @@ def test_net_subnet_router_interface(ctx):
         delete(router)
     for rsrc in (iface, router, subnet, net):
         delete(rsrc)
-    assert sim_db.sim_object_get_all(project_id="p1") == []
+    assert cloud.objects() == []
 
 
 def test_subnet_cidr_is_checked(ctx, net):
@@ -82,7 +82,7 @@ def test_floating_ip_on_a_port(ctx, net):
     assert fip.get_attribute("fixed_ip_address") == port.get_attribute("fixed_ips")[0]["ip_address"]
     assert fip.get_attribute("router_id") == net["router"]
     delete(fip)
-    assert sim_db.sim_object_get_all("neutron.floatingip") == []
+    assert sim_objects.get_all("neutron.floatingip") == []
 
 
 def test_security_group_egress_rules_replace_the_defaults(ctx):
@@ -107,7 +107,7 @@ def test_security_group_egress_rules_replace_the_defaults(ctx):
         "OS::Neutron::SecurityGroupRule",
         {"security_group": sg.resource_id, "remote_group": sg.resource_id, "protocol": "udp"},
     )
-    assert sim_db.sim_object_get(rule.resource_id)["remote_group_id"] == sg.resource_id
+    assert sim_objects.get(rule.resource_id)["remote_group_id"] == sg.resource_id
     bad = make(ctx, "OS::Neutron::SecurityGroup", {"name": "default"})
     with pytest.raises(exception.StackValidationFailed, match='the name "default"'):
         bad.validate()

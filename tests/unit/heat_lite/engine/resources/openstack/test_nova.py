@@ -4,8 +4,8 @@ import pytest
 
 from heat_lite.common import exception
 from heat_lite.conf import CONF
-from heat_lite.db import sim as sim_db
 from heat_lite.engine import clients, resource
+from simcloud.db import objects as sim_objects
 from tests.unit.heat_lite.engine.resources.openstack.conftest import create, delete, make
 
 
@@ -42,8 +42,8 @@ def test_server_attributes_hold_the_addresses(ctx, net):
     assert server.get_attribute("instance_name").startswith("instance-")
     assert server.get_reference_id() == server.resource_id
     delete(server)
-    assert sim_db.sim_object_get_all("nova.server") == []
-    assert sim_db.sim_object_get_all("neutron.port", device_id=server.resource_id) == []
+    assert sim_objects.get_all("nova.server") == []
+    assert sim_objects.get_all("neutron.port", device_id=server.resource_id) == []
 
 
 def test_server_update_policies(ctx, net):
@@ -58,8 +58,8 @@ def test_server_update_policies(ctx, net):
     assert resource.Resource.needs_replace(server, {"key_name": "k"}, after)  # not update_allowed
 
 
-def test_failed_server_reports_the_fault(ctx, net):
-    CONF.set_override("fail_objects", ["nova.server:bad-*"], group="simulated_cloud")
+def test_failed_server_reports_the_fault(cloud, ctx, net):
+    cloud.set(fail_objects=["nova.server:bad-*"])
     with pytest.raises(exception.ResourceInError) as err:
         create(ctx, "OS::Nova::Server", _server(net, name="bad-1"))
     assert str(err.value) == (
@@ -76,44 +76,44 @@ def test_boot_from_volume_needs_image_or_volume(ctx, net):
     make(ctx, "OS::Nova::Server", {"flavor": "m1.tiny", "block_device_mapping_v2": bdm}).validate()
 
 
-def test_server_group_and_keypair(ctx):
+def test_server_group_and_keypair(cloud, ctx):
     group = create(ctx, "OS::Nova::ServerGroup", {"policies": ["soft-anti-affinity"]})
-    assert sim_db.sim_object_get(group.resource_id)["policies"] == ["soft-anti-affinity"]
+    assert sim_objects.get(group.resource_id)["policies"] == ["soft-anti-affinity"]
     key = create(ctx, "OS::Nova::KeyPair", {"name": "mykey"})
     assert key.get_reference_id() == "mykey"
     assert key.get_attribute("public_key").startswith("ssh-rsa ")
     delete(key)
     delete(group)
-    assert sim_db.sim_object_get_all(project_id="p1") == []
+    assert cloud.objects() == []
 
 
-def test_create_is_retried_after_an_error_build(ctx, net):
+def test_create_is_retried_after_an_error_build(cloud, ctx, net):
     """Heat's action_retry_limit: the server in ERROR is deleted and booted again."""
     CONF.set_override("action_retry_limit", 2)
-    CONF.set_override("fail_objects", ["nova.server:flaky"], group="simulated_cloud")
+    cloud.set(fail_objects=["nova.server:flaky"])
     try:
         server = make(ctx, "OS::Nova::Server", _server(net, name="flaky"))
         handle, check = server._create_steps()
         box = handle()
         first = server.resource_id
-        CONF.clear_override("fail_objects", group="simulated_cloud")  # the next boot works
+        cloud.set(fail_objects=[])  # the next boot works
         while not check(box):
             pass
         assert server.resource_id != first
-        assert sim_db.sim_object_get(first) is None
-        assert sim_db.sim_object_get(server.resource_id)["status"] == "ACTIVE"
+        assert sim_objects.get(first) is None
+        assert sim_objects.get(server.resource_id)["status"] == "ACTIVE"
     finally:
         CONF.clear_override("action_retry_limit")
 
 
-def test_retries_run_out(ctx, net):
+def test_retries_run_out(cloud, ctx, net):
     CONF.set_override("action_retry_limit", 1)
-    CONF.set_override("fail_objects", ["nova.server:bad"], group="simulated_cloud")
+    cloud.set(fail_objects=["nova.server:bad"])
     try:
         with pytest.raises(exception.ResourceInError):
             create(ctx, "OS::Nova::Server", _server(net, name="bad"))
         # the last failed server is kept (Heat deletes it with the resource)
-        assert [s["status"] for s in sim_db.sim_object_get_all("nova.server")] == ["ERROR"]
+        assert [s["status"] for s in sim_objects.get_all("nova.server")] == ["ERROR"]
     finally:
         CONF.clear_override("action_retry_limit")
 

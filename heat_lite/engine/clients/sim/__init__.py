@@ -1,1 +1,0 @@
-"""The simulated cloud: the default client plugins (nova, neutron, cinder, octavia, glance)."""
