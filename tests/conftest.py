@@ -2,6 +2,7 @@
 it ran against logged an error it did not expect (tests/fixtures/logcheck.py)."""
 
 import pathlib
+import sys
 
 import pytest
 
@@ -9,6 +10,8 @@ from tests.fixtures import logcheck
 
 TESTS = pathlib.Path(__file__).parent
 LAYERS = ("unit", "functional", "integration")
+# cmd modules that call eventlet.monkey_patch() on import
+SCRIPTS = ("api", "engine", "worker", "all", "conductor")
 
 
 def pytest_addoption(parser):
@@ -25,6 +28,18 @@ def pytest_configure(config):
         "markers",
         "expect_log_errors(*patterns): the services may log errors matching these regexes",
     )
+
+
+def pytest_collection_finish(session):
+    """The services' console scripts (``<package>/cmd/``) monkey-patch eventlet when imported:
+    in the test process that makes native-thread fixtures (an HTTP server thread) starve the
+    rest of the suite, a hang with no error. Tests import the pieces, never a cmd module."""
+    patched = [m for m in sorted(sys.modules) if ".cmd." in m and m.split(".")[-1] in SCRIPTS]
+    eventlet_patcher = sys.modules.get("eventlet.patcher")
+    if eventlet_patcher and eventlet_patcher.is_monkey_patched("thread"):
+        raise pytest.UsageError(
+            "the test process is monkey-patched by eventlet (imported: %s)" % ", ".join(patched)
+        )
 
 
 def pytest_collection_modifyitems(items):

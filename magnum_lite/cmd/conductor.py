@@ -14,31 +14,20 @@ import oslo_messaging as messaging  # noqa: E402
 from magnum_lite.cmd import common  # noqa: E402
 from magnum_lite.common import rpc  # noqa: E402
 from magnum_lite.conductor import api as conductor_api  # noqa: E402
-from magnum_lite.conductor import heat_listener  # noqa: E402
-from magnum_lite.conductor.handlers import (  # noqa: E402
-    ca_conductor,
-    cluster_conductor,
-    nodegroup_conductor,
-)
+from magnum_lite.conductor import handlers, heat_listener  # noqa: E402
 from magnum_lite.objects import base as objects_base  # noqa: E402
 from magnum_lite.service import periodic  # noqa: E402
 
 LOG = logging.getLogger(__name__)
 
 
-def endpoints():
-    return [
-        cluster_conductor.Handler(),
-        nodegroup_conductor.Handler(),
-        ca_conductor.Handler(),
-    ]
-
-
 def start_rpc_server(conf):
     target = messaging.Target(
         topic=conf.conductor.topic, server=conf.host, version=conductor_api.RPC_API_VERSION
     )
-    server = rpc.get_server(target, endpoints(), serializer=objects_base.MagnumObjectSerializer())
+    server = rpc.get_server(
+        target, handlers.endpoints(), serializer=objects_base.MagnumObjectSerializer()
+    )
     server.start()
     LOG.info("magnum-lite-conductor listening on topic %s", conf.conductor.topic)
     return server

@@ -124,18 +124,23 @@ resource_registry:
 """
 
 # an update of this one takes a few seconds (stack cancel can catch it)
+# an update that lasts update_wait seconds (long enough to be cancelled on a loaded machine);
+# the update of its rollback goes back to update_wait 0
 SLOW_UPDATE = """\
 heat_template_version: 2016-10-14
 parameters:
   v:
     type: string
     default: a
+  update_wait:
+    type: number
+    default: 0
 resources:
   slow:
     type: OS::Heat::TestResource
     properties:
       value: {get_param: v}
-      action_wait_secs: {create: 0, update: 3}
+      action_wait_secs: {create: 0, update: {get_param: update_wait}}
 outputs:
   v:
     value: {get_attr: [slow, output]}

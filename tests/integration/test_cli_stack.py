@@ -339,11 +339,13 @@ def test_cancel_create_without_rollback(cli, cli_hc):
 def test_cancel_update_rolls_back(cli, cli_hc):
     cli("stack", "create", "-t", "slow_update.yaml", "c2")
     _wait(cli_hc, "c2", {"CREATE_COMPLETE"})
-    cli("stack", "update", "c2", "--existing", "--parameter", "v=b")
+    cli("stack", "update", "c2", "--existing", "--parameter", "v=b",
+        "--parameter", "update_wait=20")  # fmt: skip
     _wait(cli_hc, "c2", {"UPDATE_IN_PROGRESS"})
     (row,) = cli.json("stack", "cancel", "c2")
     assert (row["Stack Name"], row["Stack Status"]) == ("c2", "ROLLBACK_IN_PROGRESS")
-    _wait(cli_hc, "c2", {"ROLLBACK_COMPLETE"})
+    # the rollback of the resource waits for its update in flight (20 s) to end
+    helpers.wait_for_status(cli_hc, "c2", {"ROLLBACK_COMPLETE"}, timeout=120)
     shown = cli.json("stack", "show", "c2")
     assert shown["stack_status_reason"] == "Stack ROLLBACK completed successfully"
     assert shown["outputs"][0]["output_value"] == "a"

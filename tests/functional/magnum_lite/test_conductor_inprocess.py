@@ -8,8 +8,8 @@ import oslo_messaging
 import pytest
 
 from magnum_lite import objects
-from magnum_lite.cmd import conductor as conductor_cmd
 from magnum_lite.common import context, exception, rpc
+from magnum_lite.conductor import handlers
 from magnum_lite.objects import base
 from tests.functional.magnum_lite import fixtures
 from tests.functional.magnum_lite.conftest import headers
@@ -21,9 +21,7 @@ pytestmark = pytest.mark.functional
 def conductor(magnum_conf):
     magnum_conf.set_override("url", "http://127.0.0.1:9/v1/%(project_id)s", group="heat_client")
     target = oslo_messaging.Target(topic="magnum-conductor", server="t", version="1.0")
-    server = rpc.get_server(
-        target, conductor_cmd.endpoints(), serializer=base.MagnumObjectSerializer()
-    )
+    server = rpc.get_server(target, handlers.endpoints(), serializer=base.MagnumObjectSerializer())
     server.start()
     yield
     server.stop()
