@@ -31,9 +31,14 @@ def create_clusters(mc, count):
     started = {}
     for i in range(count):
         t0 = time.monotonic()
-        uuid = mc.clusters.create(
-            name="bench-%d" % i, cluster_template_id="bench-ct", node_count=1, master_count=1
-        ).uuid
+        try:
+            uuid = mc.clusters.create(
+                name="bench-%d" % i, cluster_template_id="bench-ct", node_count=1, master_count=1
+            ).uuid
+        except Exception as err:
+            raise RuntimeError(
+                "POST /v1/clusters failed: %s %s" % (err, getattr(err, "details", ""))
+            )
         started[uuid] = t0
     return started
 
@@ -54,8 +59,9 @@ def wait_complete(mc, started, timeout):
     return done
 
 
-def run(count, sync_interval, timeout):
+def run(count, sync_interval, timeout, logs=None):
     with tempfile.TemporaryDirectory() as tmp, services.isolated_backends() as backends:
+        tmp = logs or tmp
         heat_db, transport_url = backends
         heat = magnum_services.heat_for_magnum(pathlib.Path(tmp) / "heat", heat_db, transport_url)
         heat.start()
@@ -99,8 +105,9 @@ def main(argv=None):
     parser.add_argument("--clusters", type=int, default=1)
     parser.add_argument("--sync-interval", type=int, default=10)
     parser.add_argument("--timeout", type=float, default=300)
+    parser.add_argument("--logs", help="keep the services' logs in this directory")
     args = parser.parse_args(argv)
-    done, total = run(args.clusters, args.sync_interval, args.timeout)
+    done, total = run(args.clusters, args.sync_interval, args.timeout, args.logs)
     for i, seconds in enumerate(sorted(done.values())):
         print("cluster %d: %.2f s" % (i, seconds))
     print("create_s=%.2f" % total)

@@ -36,6 +36,7 @@ def start_rpc_server(conf):
 def on_stack_event(stack_id, event_type, payload):
     """A stack finished (``.end``) or failed (``.error``): sync its cluster now."""
     if event_type.endswith((".end", ".error")):
+        LOG.info("Heat %s of stack %s: syncing its cluster", event_type, stack_id)
         periodic.sync_stack(stack_id)
 
 

@@ -94,16 +94,25 @@ def _first(stmt):
     return rows[0] if rows else None
 
 
-def _insert(table, values, duplicate):
-    values = dict(values)
-    values.setdefault("created_at", models.utcnow())
+def _insert(table, values, duplicate, children=()):
+    """Insert a row (and ``children``: (table, [values]) inserted in the same transaction);
+    returns the row, or (row, [child rows]) when children are given."""
+    values = dict(values, created_at=values.get("created_at") or models.utcnow())
+    child_ids = []
     try:
         with transaction() as conn:
-            result = conn.execute(table.insert().values(**values))
-            values["id"] = result.inserted_primary_key[0]
+            values["id"] = conn.execute(table.insert().values(**values)).inserted_primary_key[0]
+            for child_table, rows in children:
+                for row in rows:
+                    row = dict(row, created_at=row.get("created_at") or models.utcnow())
+                    result = conn.execute(child_table.insert().values(**row))
+                    child_ids.append((child_table, result.inserted_primary_key[0]))
     except exc.IntegrityError as e:
         raise duplicate(e)
-    return _first(sa.select(table).where(table.c.id == values["id"]))
+    row = _first(sa.select(table).where(table.c.id == values["id"]))
+    if not children:
+        return row
+    return row, [_first(sa.select(t).where(t.c.id == i)) for t, i in child_ids]
 
 
 def _update(table, row_id, values, not_found):
@@ -250,7 +259,10 @@ def cluster_template_destroy(template_id):
 # ---- cluster --------------------------------------------------------------------------------
 
 
-def cluster_create(values):
+def cluster_create(values, nodegroups=None):
+    """A cluster row; with ``nodegroups`` (their values) those rows too, in the same
+    transaction (no reader ever sees the cluster without them): then (row, ng rows)."""
+
     def dup(e):
         if "foreign key" in str(e).lower() or "foreign_key" in str(e).lower():
             return exception.ClusterTemplateNotFound(
@@ -258,7 +270,8 @@ def cluster_create(values):
             )
         return exception.ClusterAlreadyExists(uuid=values["uuid"])
 
-    return _insert(T_CLUSTER, values, dup)
+    children = [(T_NG, nodegroups)] if nodegroups else ()
+    return _insert(T_CLUSTER, values, dup, children)
 
 
 def _cluster_get(context, column, value):

@@ -143,8 +143,17 @@ class Cluster(base.MagnumPersistentObject, base.MagnumObject):
 
     # ---- writes ---------------------------------------------------------------------------
 
-    def create(self, context=None):
-        self._from_db_object(self, dbapi.cluster_create(self._db_changes()))
+    def create(self, context=None, nodegroups=None):
+        """Store the cluster; ``nodegroups`` (new NodeGroup objects) in the same transaction."""
+        if not nodegroups:
+            self._from_db_object(self, dbapi.cluster_create(self._db_changes()))
+            return
+        row, ng_rows = dbapi.cluster_create(
+            self._db_changes(), [ng._db_changes() for ng in nodegroups]
+        )
+        self._from_db_object(self, row)
+        for ng, ng_row in zip(nodegroups, ng_rows, strict=True):
+            ng._from_db_object(ng, ng_row)
 
     def destroy(self, context=None):
         dbapi.cluster_destroy(self.id)

@@ -28,14 +28,19 @@ def _label_int(labels, key):
     return int(value) if value not in (None, "") else None
 
 
+def _value(obj, name):
+    return getattr(obj, name) if obj.obj_attr_is_set(name) else None
+
+
 def default_nodegroups(context, cluster, master_count, node_count):
-    """The rows of ``default-master`` and ``default-worker`` of a new cluster."""
+    """``default-master`` and ``default-worker`` of a new (not yet stored) cluster."""
     template = cluster.cluster_template
+    labels = _value(cluster, "labels") or {}
     common = dict(
         cluster_id=cluster.uuid,
         project_id=cluster.project_id,
         image_id=template.image_id,
-        docker_volume_size=cluster.docker_volume_size or template.docker_volume_size,
+        docker_volume_size=_value(cluster, "docker_volume_size") or template.docker_volume_size,
         is_default=True,
         status=STATUS.CREATE_IN_PROGRESS,
         node_addresses=[],
@@ -49,8 +54,8 @@ def default_nodegroups(context, cluster, master_count, node_count):
         role="master",
         node_count=master_count,
         min_node_count=1,
-        labels=dict(cluster.labels or {}),
-        flavor_id=cluster.master_flavor_id or template.master_flavor_id,
+        labels=dict(labels),
+        flavor_id=_value(cluster, "master_flavor_id") or template.master_flavor_id,
         **common,
     )
     worker = objects.NodeGroup(
@@ -59,10 +64,10 @@ def default_nodegroups(context, cluster, master_count, node_count):
         name="default-worker",
         role="worker",
         node_count=node_count,
-        labels=dict(cluster.labels or {}),
-        min_node_count=_label_int(cluster.labels, "min_node_count") or 0,
-        max_node_count=_label_int(cluster.labels, "max_node_count"),
-        flavor_id=cluster.flavor_id or template.flavor_id,
+        labels=dict(labels),
+        min_node_count=_label_int(labels, "min_node_count") or 0,
+        max_node_count=_label_int(labels, "max_node_count"),
+        flavor_id=_value(cluster, "flavor_id") or template.flavor_id,
         **common,
     )
     return [master, worker]
@@ -91,14 +96,13 @@ class Handler:
     def cluster_create(self, context, cluster, master_count, node_count, create_timeout):
         """Store the cluster and its default nodegroups, make its certificates, start its
         stack. Errors leave it CREATE_FAILED with the reason."""
+        LOG.info("Cluster %s: create", cluster.uuid)
         cluster._context = context
         cluster.status = STATUS.CREATE_IN_PROGRESS
         cluster.status_reason = None
-        cluster.create()
+        nodegroups = default_nodegroups(context, cluster, master_count, node_count)
+        cluster.create(nodegroups=nodegroups)
         try:
-            nodegroups = default_nodegroups(context, cluster, master_count, node_count)
-            for ng in nodegroups:
-                ng.create()
             trust_manager.create_trustee_and_trust(clients.OpenStackClients(context), cluster)
             cert_manager.generate_certificates_to_cluster(cluster, context=context)
             cluster_driver = driver_mod.Driver.get_driver_for_cluster(context, cluster)
@@ -107,6 +111,7 @@ class Handler:
             for ng in nodegroups:
                 ng.stack_id = cluster.stack_id
                 ng.save()
+            LOG.info("Cluster %s: stack %s being created", cluster.uuid, cluster.stack_id)
         except Exception as err:
             _fail(cluster, STATUS.CREATE_FAILED, err)
         return cluster
