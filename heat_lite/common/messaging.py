@@ -135,6 +135,21 @@ _consumers = {}
 _consumers_lock = threading.Lock()
 
 
+CONSUMERS_GRACE = 5.0  # seconds a topic may have no consumer (a server reconnecting)
+
+
+def topic_has_no_consumer(topic):
+    """True when nobody has consumed ``topic`` for ``CONSUMERS_GRACE`` seconds: no server
+    runs (a server reconnecting to the broker comes back within the grace). False when a
+    server consumes it or the transport cannot say."""
+    deadline = time.monotonic() + CONSUMERS_GRACE
+    while topic_consumers(topic) == 0:
+        if time.monotonic() >= deadline:
+            return True
+        time.sleep(CONSUMERS_TTL)
+    return False
+
+
 def topic_consumers(topic):
     """How many RPC servers consume ``topic`` now, or None when the transport cannot say
     (not RabbitMQ, or the broker did not answer). Cached for ``CONSUMERS_TTL`` seconds.

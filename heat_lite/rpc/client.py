@@ -23,9 +23,9 @@ class EngineClient:
         )
 
     def _call(self, ctxt, method, version=None, rpc_timeout=None, **kwargs):
-        """Call ``method``; :raises EngineUnavailable: (503) at once when no engine consumes
-        the topic, or when none answered within the timeout."""
-        if messaging.topic_consumers(rpc_api.ENGINE_TOPIC) == 0:
+        """Call ``method``; :raises EngineUnavailable: (503) when no engine has consumed the
+        topic for a few seconds, or when none answered within the timeout."""
+        if messaging.topic_has_no_consumer(rpc_api.ENGINE_TOPIC):
             raise exception.EngineUnavailable(
                 reason="no heat-lite-engine is running (nothing consumes RPC topic '%s'); "
                 "start heat-lite-engine" % rpc_api.ENGINE_TOPIC

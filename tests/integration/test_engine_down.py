@@ -1,4 +1,5 @@
-"""The API when no engine answers: a 503 that names the engine, at once when none runs."""
+"""The API when no engine answers: a 503 that names the engine, within seconds when none
+runs (a few seconds of grace for an engine reconnecting to the broker)."""
 
 import os
 import signal
@@ -34,7 +35,7 @@ def error_of(resp):
     return resp.status_code, resp.json()["error"]["message"]
 
 
-def test_no_engine_is_an_immediate_503_naming_it(api_only):
+def test_no_engine_is_a_prompt_503_naming_it(api_only):
     heat, by_name = api_only
 
     @tenacity.retry(stop=tenacity.stop_after_delay(30), wait=tenacity.wait_fixed(0.2))
