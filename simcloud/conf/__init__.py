@@ -22,6 +22,11 @@ api_opts = [
         help="Base URL clients reach simcloud-api at (version documents, the catalog); "
         "default http://<bind_host>:<bind_port>.",
     ),
+    cfg.StrOpt(
+        "internal_url",
+        help="Base URL of the catalog's internal endpoints, for services on another network "
+        "than the clients (containers: http://simcloud-api:8080); default public_url.",
+    ),
 ]
 
 database_opts = [

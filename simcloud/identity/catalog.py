@@ -32,14 +32,19 @@ def base_url():
 
 
 def services():
-    """(type, name, URL template) of every catalog entry."""
+    """(type, name, URL template, internal URL template) of every catalog entry."""
     base = base_url()
+    internal = (CONF.api.internal_url or base).rstrip("/")
     overrides = CONF.catalog.endpoint_overrides
     result = [
-        (stype, name, overrides.get(stype, base + path)) for stype, name, path in SIMCLOUD_SERVICES
+        (stype, name, overrides.get(stype, base + path), overrides.get(stype, internal + path))
+        for stype, name, path in SIMCLOUD_SERVICES
     ]
-    result.append(("orchestration", "heat", CONF.catalog.orchestration_endpoint))
-    result.append(("container-infra", "magnum", CONF.catalog.container_infra_endpoint))
+    for stype, name, url in (
+        ("orchestration", "heat", CONF.catalog.orchestration_endpoint),
+        ("container-infra", "magnum", CONF.catalog.container_infra_endpoint),
+    ):
+        result.append((stype, name, url, url))
     return result
 
 
@@ -59,10 +64,11 @@ def build(project_id):
     """The catalog a token scoped to ``project_id`` carries."""
     region = CONF.identity.region
     catalog = []
-    for stype, name, template in services():
+    for stype, name, template, internal_template in services():
         url = _url(template, project_id)
         if url is None:
             continue
+        urls = {"public": url, "admin": url, "internal": _url(internal_template, project_id)}
         service_id = str(uuid.uuid5(_NAMESPACE, stype)).replace("-", "")
         endpoints = [
             {
@@ -70,7 +76,7 @@ def build(project_id):
                 "interface": interface,
                 "region": region,
                 "region_id": region,
-                "url": url,
+                "url": urls[interface],
             }
             for interface in INTERFACES
         ]

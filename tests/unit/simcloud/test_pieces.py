@@ -35,6 +35,23 @@ def test_catalog_substitutes_the_project(conf):
     assert "orchestration" not in unscoped and "compute" in unscoped
 
 
+def test_internal_endpoints_for_services_on_another_network(conf):
+    """The public endpoints are the clients' URLs, the internal ones the services' (the
+    compose file's containers reach simcloud as simcloud-api:8080)."""
+    conf.set_override("public_url", "http://127.0.0.1:8080", group="api")
+    conf.set_override("internal_url", "http://simcloud-api:8080", group="api")
+    [compute] = [e for e in catalog.build("p1") if e["type"] == "compute"]
+    urls = {e["interface"]: e["url"] for e in compute["endpoints"]}
+    assert urls == {
+        "public": "http://127.0.0.1:8080/compute/v2.1",
+        "admin": "http://127.0.0.1:8080/compute/v2.1",
+        "internal": "http://simcloud-api:8080/compute/v2.1",
+    }
+    conf.clear_override("internal_url", group="api")
+    [compute] = [e for e in catalog.build("p1") if e["type"] == "compute"]
+    assert {e["url"] for e in compute["endpoints"]} == {"http://127.0.0.1:8080/compute/v2.1"}
+
+
 def test_endpoint_override(conf):
     conf.set_override("endpoint_overrides", {"compute": "http://nova:8774/v2.1"}, group="catalog")
     urls = {e["type"]: e["endpoints"][0]["url"] for e in catalog.build("p1")}
