@@ -55,9 +55,13 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture
 def expect_log_errors(request):
-    """Call with regexes of errors this test's services may log."""
+    """Call with regexes of errors this test's services may log: expect("a", "b")."""
     patterns = request.node.stash.setdefault(_EXPECTED, [])
-    return patterns.extend
+
+    def expect(*regexes):
+        patterns.extend(regexes)  # each argument one regex (extend(str) took its letters)
+
+    return expect
 
 
 _EXPECTED = pytest.StashKey()
