@@ -2,7 +2,7 @@
 --os-endpoint http://.../v1 coe ...``, python-magnumclient) against real processes:
 magnum-lite-api and -conductor, heat-lite-api, -engine and two workers, on PostgreSQL and
 RabbitMQ. Clusters converge on the simulated cloud; a minion of a cluster named
-``failme...`` fails on purpose ([simulated_cloud] fail_objects)."""
+``failme...`` fails on purpose (simcloud's [simulation] fail_objects)."""
 
 import base64
 import json
@@ -33,7 +33,7 @@ def stack_env(tmp_path_factory):
             tmp_path_factory.mktemp("heat"),
             heat_db,
             transport_url,
-            extra_conf="\n[simulated_cloud]\nfail_objects = %s\n" % FAIL_GLOB,
+            simulation={"fail_objects": FAIL_GLOB},
         )
         heat.start()
         try:
@@ -332,7 +332,11 @@ def test_delete_removes_cluster_and_stacks(coe, hc, cluster):
     assert_stack_gone(hc, cluster["cluster_id"])
 
 
-def test_failing_minion_ends_create_failed_and_deletes_cleanly(coe, hc, template):
+def test_failing_minion_ends_create_failed_and_deletes_cleanly(
+    coe, hc, template, expect_log_errors
+):
+    # Magnum's poller logs the failed nodegroup at ERROR, as Magnum 22 does
+    expect_log_errors("Nodegroup error, stack status: CREATE_FAILED")
     coe("coe", "cluster", "create", "--cluster-template", template, "--node-count", "1", "failme1")
     found = wait_status(coe, "failme1", ["CREATE_COMPLETE", "CREATE_FAILED"])
     assert found["status"] == "CREATE_FAILED"

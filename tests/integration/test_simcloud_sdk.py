@@ -7,6 +7,7 @@ import openstack
 import pytest
 import webob
 from keystonemiddleware import auth_token
+from oslo_config import cfg
 
 from tests.fixtures import services
 from tests.fixtures.simcloud_services import PASSWORDS, SimcloudProcess
@@ -127,9 +128,12 @@ def test_keystonemiddleware_validates_tokens(cloud, conn):
         start_response("200 OK", [])
         return [b""]
 
+    # a ConfigOpts of its own: on the global one, auth_token's [keystone_authtoken] options
+    # (auth_url required) would outlive this test and fail every later CONF() parse
     middleware = auth_token.AuthProtocol(
         app,
         {
+            "oslo_config_config": cfg.ConfigOpts(),
             "auth_type": "password",
             "auth_url": cloud.auth_url,
             "username": "heat",
