@@ -121,6 +121,20 @@ class FaultWrapper:
         cls = getattr(exception, name, None) or getattr(builtins, name, None)
         return cls if isinstance(cls, type) and issubclass(cls, BaseException) else None
 
+    @staticmethod
+    def _as_received(ex):
+        """``ex`` as heat-api receives it from the engine over a broker: rebuilt from its
+        kwargs, as oslo.messaging rebuilds it. Over RabbitMQ that already happened (the
+        class is ``<Name>_Remote``); the in-process transport hands back the engine's own
+        object, so it is rebuilt here and both answer alike - with Heat's doubled separator
+        for path errors ("Property error: : resources.a.properties.b: : msg")."""
+        if type(ex).__name__.endswith("_Remote"):
+            return ex
+        try:
+            return type(ex)(**ex.kwargs)
+        except Exception:  # an exception that cannot be rebuilt answers as it is
+            return ex
+
     def describe(self, ex):
         """(webob error class, error type, message or None, safe) for an exception."""
         if isinstance(ex, exception.HTTPExceptionDisguise):
@@ -135,7 +149,7 @@ class FaultWrapper:
             return self.status_for(names), ex.exc_type, ex.value, safe
         names = [c.__name__.removesuffix("_Remote") for c in type(ex).__mro__]
         if isinstance(ex, exception.HeatException):
-            return self.status_for(names), names[0], ex.message, True
+            return self.status_for(names), names[0], self._as_received(ex).message, True
         message = str(ex)
         if type(ex).__name__.endswith("_Remote"):
             message = message.split("\n", 1)[0]

@@ -55,8 +55,10 @@ class HeatExceptionWithPath(HeatException):
             path=("%s: " % result_path) if result_path else "",
             message=self.error_message,
         )
-        # rebuilt from these on the other side of RPC, the message comes out the same
-        self.kwargs = {"error": error, "path": path, "message": message}
+        # As Heat's: self.kwargs holds the formatted parts ("<error>: ", "<path>: "), which
+        # oslo.messaging sends to rebuild the exception on the other side of RPC, where they
+        # are formatted again - Heat's doubled separator ("Property error: : a.b: : msg")
+        # in every error that crossed an RPC call (API answers, nested stacks' failures).
 
 
 class StackValidationFailed(HeatExceptionWithPath):

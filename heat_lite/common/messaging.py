@@ -19,7 +19,6 @@ from heat_lite.common import context
 TRANSPORT = None
 TRANSPORT_URL = None  # the url setup() was given, if any (else [DEFAULT] transport_url)
 NOTIFIER = None
-TRANSPORT_URL = None
 
 ALLOWED_EXMODS = ["heat_lite.common.exception"]
 

@@ -123,7 +123,7 @@ def test_yaql_bomb(heat):
     body = {"stack_name": "cpu", "template": value_template({"yaql": {"expression": YAQL_BOMB}})}
     message = refused(heat, "yaql of 8 million steps", body)
     assert message == (
-        "Property error: resources.v.properties.value: Request limit exceeded: The yaql "
+        "Property error: : resources.v.properties.value: : Request limit exceeded: The yaql "
         "expression took more than 1.0 seconds of CPU time to evaluate."
     )
 

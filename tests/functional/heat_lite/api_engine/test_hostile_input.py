@@ -187,7 +187,7 @@ def test_nested_str_replace(api):
         api,
         {"stack_name": "big", "template": value_template(str_replace_bomb())},
         error_type="StackValidationFailed",
-        message="Property error: resources.v.properties.value: Request limit exceeded: The "
+        message="Property error: : resources.v.properties.value: : Request limit exceeded: The "
         "value of str_replace (",
         name="7 nested str_replace",
     )
