@@ -13,6 +13,7 @@ import time
 
 import pytest
 import requests
+import sqlalchemy as sa
 from heatclient import client as heat_client
 from keystoneauth1 import session as ks_session
 from keystoneauth1.identity import v3 as ka_v3
@@ -63,6 +64,23 @@ def deployment(tmp_path_factory):
                     magnum.stop()
         finally:
             heat.stop()
+
+
+def stored_parameters(heat, stack_id):
+    """The parameters heat-lite stored for a stack (hidden ones unmasked)."""
+    engine = sa.create_engine(heat.database_url)
+    try:
+        with engine.connect() as conn:
+            env = conn.execute(
+                sa.text(
+                    "SELECT r.environment FROM stack s JOIN raw_template r"
+                    " ON r.id = s.raw_template_id WHERE s.id = :id"
+                ),
+                {"id": stack_id},
+            ).scalar_one()
+    finally:
+        engine.dispose()
+    return (json.loads(env) if isinstance(env, str) else env)["parameters"]
 
 
 def admin_session(cloud):
@@ -136,11 +154,15 @@ def test_cluster_gets_trustee_and_trust_and_loses_them_on_delete(deployment):
     session = demo_session(heat.cloud)
     hc = heat_client.Client("1", session=session, service_type="orchestration")
     params = hc.stacks.get(cluster["cluster_id"]).parameters
+    # Heat shows hidden parameters (trust_id, trustee_password) as ******; their values
+    # are in the stack's stored environment
+    assert params["trust_id"] == params["trustee_password"] == "******"
+    stored = stored_parameters(heat, cluster["cluster_id"])
     for key in ("trust_id", "trustee_user_id", "trustee_username", "trustee_password"):
-        assert params[key], key
+        assert stored[key], key
     assert params["trustee_domain_id"] == "default"
     assert params["trustee_username"].startswith(cluster["uuid"])
-    trust_id, trustee_id = params["trust_id"], params["trustee_user_id"]
+    trust_id, trustee_id = stored["trust_id"], params["trustee_user_id"]
 
     status, body = identity_get(heat.cloud, "OS-TRUST/trusts/" + trust_id)
     assert status == 200, body
