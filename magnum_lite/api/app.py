@@ -2,18 +2,21 @@
 
 app = setup_app()          # after CONF is parsed and rpc.init() ran
 # auth_strategy = noauth: identity from X-* headers (none: admin/admin/admin)
+# auth_strategy = keystone: keystonemiddleware's auth_token validates X-Auth-Token
+#   ([keystone_authtoken]); / and /v1 stay public, as in Magnum
+
+Outermost first: ParsableErrorMiddleware (every error as {"errors": [...]}, the 401 of
+auth_token too), auth_token (keystone mode), VersionHeadersMiddleware, pecan.
 """
 
 import pecan
 
 from magnum_lite.api import hooks
-from magnum_lite.api.middleware import parsable_error, version_headers
+from magnum_lite.api.middleware import auth_token, parsable_error, version_headers
 from magnum_lite.conf import CONF
 
 
 def setup_app():
-    if CONF.auth_strategy != "noauth":
-        raise RuntimeError("auth_strategy=%s is not available yet; use noauth" % CONF.auth_strategy)
     app = pecan.make_app(
         "magnum_lite.api.controllers.root.RootController",
         hooks=[
@@ -27,4 +30,8 @@ def setup_app():
         logging=False,
     )
     app = version_headers.VersionHeadersMiddleware(app)
+    if CONF.auth_strategy == "keystone":
+        app = auth_token.AuthTokenMiddleware(
+            app, {"oslo_config_config": CONF}, public_api_routes=auth_token.PUBLIC_ROUTES
+        )
     return parsable_error.ParsableErrorMiddleware(app)

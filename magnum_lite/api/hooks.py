@@ -5,7 +5,7 @@ import pecan
 from pecan import hooks
 
 from magnum_lite.api.middleware import version_headers
-from magnum_lite.common import context
+from magnum_lite.common import context, policy
 from magnum_lite.conductor import api as conductor_api
 from magnum_lite.conf import CONF
 
@@ -16,19 +16,22 @@ def _roles(headers):
 
 
 class ContextHook(hooks.PecanHook):
-    """Identity from X-* headers; with none of them (noauth, ``--os-auth-type none``) the
-    caller is the configured noauth user/project with its roles (admin/admin/admin)."""
+    """Identity from X-* headers: in keystone mode the ones auth_token set from the
+    validated token (is_admin from the ``context_is_admin`` policy, as Magnum); in
+    noauth mode the caller's own, and with none of them (``--os-auth-type none``) the
+    configured noauth user/project with its roles (admin/admin/admin)."""
 
     def before(self, state):
         headers = state.request.headers
         user_id = headers.get("X-User-Id")
         project_id = headers.get("X-Project-Id")
         roles = _roles(headers)
-        if not (user_id or project_id or roles):
+        keystone = CONF.auth_strategy == "keystone"
+        if not keystone and not (user_id or project_id or roles):
             user_id = CONF.noauth_user
             project_id = CONF.noauth_project
             roles = list(CONF.noauth_roles)
-        state.request.context = context.RequestContext(
+        ctx = context.RequestContext(
             auth_token=headers.get("X-Auth-Token"),
             user_id=user_id,
             project_id=project_id,
@@ -40,6 +43,9 @@ class ContextHook(hooks.PecanHook):
             is_admin="admin" in (roles or []),
             overwrite=False,
         )
+        if keystone:
+            ctx.is_admin = policy.check_is_admin(ctx)
+        state.request.context = ctx
 
 
 class RPCHook(hooks.PecanHook):

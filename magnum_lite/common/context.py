@@ -3,9 +3,12 @@
 ctx = RequestContext(user_id='u1', project_id='p1', roles=['member'])
 RequestContext.from_dict(ctx.to_dict()).project_id == 'p1'
 get_admin_context().all_tenants is True
+make_cluster_context(cluster)     # acting for a cluster outside a request
 """
 
 from oslo_context import context
+
+from magnum_lite.conf import CONF
 
 
 class RequestContext(context.RequestContext):
@@ -54,5 +57,31 @@ def get_admin_context(read_deleted="no"):
         roles=["admin"],
         is_admin=True,
         all_tenants=True,
+        overwrite=False,
+    )
+
+
+def make_cluster_context(cluster):
+    """The identity the conductor uses for a cluster's stacks outside a user request
+    (periodic sync, Heat's notifications), as Magnum's make_cluster_context.
+
+    Keystone mode: the cluster's trustee, logging in with its password into the
+    cluster's trust (so acting as the cluster's user, in its project). Noauth mode:
+    the cluster's project and user, with the member role.
+    """
+    if CONF.auth_strategy == "keystone":
+        return RequestContext(
+            user_name=cluster.trustee_username,
+            password=cluster.trustee_password,
+            trust_id=cluster.trust_id,
+            user_domain_id=CONF.trust.trustee_domain_id,
+            user_domain_name=CONF.trust.trustee_domain_name,
+            overwrite=False,
+        )
+    return RequestContext(
+        user_id=cluster.user_id,
+        project_id=cluster.project_id,
+        roles=["member"],
+        is_admin=False,
         overwrite=False,
     )

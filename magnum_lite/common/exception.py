@@ -283,6 +283,18 @@ class TrusteeOrTrustToClusterFailed(MagnumException):
     _msg_fmt = "Failed to create trustee or trust for Cluster: %(cluster_uuid)s"
 
 
+class AuthorizationFailure(MagnumException):
+    _msg_fmt = "%(client)s connection failed. %(message)s"
+
+
+class TrusteeCreateFailed(MagnumException):
+    _msg_fmt = "Failed to create trustee %(username)s in domain %(domain_id)s"
+
+
+class TrustCreateFailed(MagnumException):
+    _msg_fmt = "Failed to create trust for trustee %(trustee_user_id)s."
+
+
 class ConfigInvalid(Invalid):
     _msg_fmt = "Invalid configuration file. %(error_msg)s"
 

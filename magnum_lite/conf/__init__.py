@@ -25,9 +25,11 @@ from magnum_lite.conf import (
     default,
     drivers,
     heat_client,
+    keystone,
     kubernetes,
     notification_listener,
     quota,
+    trust,
     x509,
 )
 
@@ -44,9 +46,11 @@ MODULES = (
     database,
     drivers,
     heat_client,
+    keystone,
     kubernetes,
     notification_listener,
     quota,
+    trust,
     x509,
 )
 

@@ -1,7 +1,8 @@
 """The identity service (Keystone v3 subset) under ``/identity``.
 
 Tokens (``POST|GET|HEAD|DELETE /v3/auth/tokens``, ``X-Subject-Token``), the catalog,
-projects, users, roles, role assignments, the default domain and trusts
+projects, users, roles, role assignments (on projects and on the default domain, whose
+tokens are domain-scoped), the default domain and trusts
 (``/v3/OS-TRUST/trusts``). Admin operations need the admin role; errors carry Keystone's
 body ``{"error": {"code", "message", "title"}}``.
 """
@@ -207,6 +208,45 @@ def list_grants(req, project_id, user_id):
     return 200, {"roles": [_entity(req, "role", r) for r in roles], "links": _links(req, "roles")}
 
 
+def _domain_grant_target(domain_id, user_id, role_id=None):
+    if domain_id != DOMAIN["id"]:
+        raise exception.NotFound("Could not find domain: %s." % domain_id)
+    manager.get("user", user_id)
+    if role_id is not None:
+        manager.get("role", role_id)
+
+
+def domain_grant(req, domain_id, user_id, role_id):
+    _require_admin(req)
+    _domain_grant_target(domain_id, user_id, role_id)
+    db.domain_assignment_add(user_id, domain_id, role_id)
+    return 204, None
+
+
+def check_domain_grant(req, domain_id, user_id, role_id):
+    _require_admin(req)
+    if role_id not in {r.id for r in db.domain_roles_of(user_id, domain_id)}:
+        raise exception.NotFound("Could not find role assignment.")
+    return 204, None
+
+
+def revoke_domain_grant(req, domain_id, user_id, role_id):
+    _require_admin(req)
+    if not db.domain_assignment_remove(user_id, domain_id, role_id):
+        raise exception.NotFound(
+            "Could not find role assignment with role: %s, user or group: %s, project, "
+            "domain, or system: %s." % (role_id, user_id, domain_id)
+        )
+    return 204, None
+
+
+def list_domain_grants(req, domain_id, user_id):
+    _require_admin(req)
+    _domain_grant_target(domain_id, user_id)
+    roles = db.domain_roles_of(user_id, domain_id)
+    return 200, {"roles": [_entity(req, "role", r) for r in roles], "links": _links(req, "roles")}
+
+
 def role_assignments(req):
     p = req.params
     if not req.context.is_admin and p.get("user.id") != req.context.user_id:
@@ -328,6 +368,10 @@ service = router.Service(
         ("PUT", "v3/projects/{project_id}/users/{user_id}/roles/{role_id}", grant),
         ("HEAD", "v3/projects/{project_id}/users/{user_id}/roles/{role_id}", check_grant),
         ("DELETE", "v3/projects/{project_id}/users/{user_id}/roles/{role_id}", revoke_grant),
+        ("GET", "v3/domains/{domain_id}/users/{user_id}/roles", list_domain_grants),
+        ("PUT", "v3/domains/{domain_id}/users/{user_id}/roles/{role_id}", domain_grant),
+        ("HEAD", "v3/domains/{domain_id}/users/{user_id}/roles/{role_id}", check_domain_grant),
+        ("DELETE", "v3/domains/{domain_id}/users/{user_id}/roles/{role_id}", revoke_domain_grant),
         ("GET", "v3/role_assignments", role_assignments),
         ("GET", "v3/domains", list_domains),
         ("GET", "v3/domains/{domain_id}", show_domain),

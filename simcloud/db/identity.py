@@ -17,6 +17,7 @@ T_PROJECT = models.Project.__table__
 T_USER = models.User.__table__
 T_ROLE = models.Role.__table__
 T_ASSIGN = models.RoleAssignment.__table__
+T_DOMAIN_ASSIGN = models.DomainRoleAssignment.__table__
 T_TRUST = models.Trust.__table__
 T_TOKEN = models.Token.__table__
 TABLES = {"project": T_PROJECT, "user": T_USER, "role": T_ROLE}
@@ -96,6 +97,37 @@ def roles_of(user_id, project_id):
         sa.select(T_ROLE)
         .join(T_ASSIGN, T_ASSIGN.c.role_id == T_ROLE.c.id)
         .where(T_ASSIGN.c.user_id == user_id, T_ASSIGN.c.project_id == project_id)
+        .order_by(T_ROLE.c.name)
+    )
+    return db_api.all_rows(stmt)
+
+
+def domain_assignment_add(user_id, domain_id, role_id):
+    try:
+        with db_api.transaction() as conn:
+            conn.execute(
+                T_DOMAIN_ASSIGN.insert().values(
+                    user_id=user_id, domain_id=domain_id, role_id=role_id
+                )
+            )
+    except sa_exc.IntegrityError:
+        pass
+
+
+def domain_assignment_remove(user_id, domain_id, role_id):
+    t = T_DOMAIN_ASSIGN
+    stmt = t.delete().where(
+        t.c.user_id == user_id, t.c.domain_id == domain_id, t.c.role_id == role_id
+    )
+    return db_api.write(stmt) > 0
+
+
+def domain_roles_of(user_id, domain_id):
+    t = T_DOMAIN_ASSIGN
+    stmt = (
+        sa.select(T_ROLE)
+        .join(t, t.c.role_id == T_ROLE.c.id)
+        .where(t.c.user_id == user_id, t.c.domain_id == domain_id)
         .order_by(T_ROLE.c.name)
     )
     return db_api.all_rows(stmt)

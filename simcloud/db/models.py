@@ -78,6 +78,20 @@ class RoleAssignment(Base):
     )
 
 
+class DomainRoleAssignment(Base):
+    """A role a user holds on a domain (Keystone's domain grants); simcloud has one
+    domain, ``default``."""
+
+    __tablename__ = "domain_role_assignment"
+    user_id = sa.Column(
+        sa.String(64), sa.ForeignKey("user.id", ondelete="CASCADE"), primary_key=True
+    )
+    domain_id = sa.Column(sa.String(64), primary_key=True)
+    role_id = sa.Column(
+        sa.String(64), sa.ForeignKey("role.id", ondelete="CASCADE"), primary_key=True
+    )
+
+
 class Trust(Base):
     __tablename__ = "trust"
     id = sa.Column(sa.String(64), primary_key=True)
@@ -98,6 +112,7 @@ class Token(Base):
     id = sa.Column(sa.String(64), primary_key=True)
     user_id = sa.Column(sa.String(64), nullable=False)
     project_id = sa.Column(sa.String(64))
+    domain_id = sa.Column(sa.String(64))  # a domain-scoped token's domain
     trust_id = sa.Column(sa.String(64))
     role_ids = sa.Column(Json)
     methods = sa.Column(Json)

@@ -90,6 +90,20 @@ def _authenticated_user(identity):
     raise exception.Unauthorized(UNAUTHORIZED)
 
 
+def _scope_domain(scope):
+    """The domain a token is scoped to (``scope.domain``; None: not domain-scoped)."""
+    domain = scope.get("domain") if isinstance(scope, dict) else None
+    if domain is None:
+        return None
+    if not isinstance(domain, dict):
+        raise _bad("Expecting to find id or name in domain.")
+    if domain.get("id") == DEFAULT_DOMAIN["id"] or domain.get("name") == DEFAULT_DOMAIN["name"]:
+        return DEFAULT_DOMAIN["id"]
+    raise exception.Unauthorized(
+        "Could not find domain: %s." % (domain.get("id") or domain.get("name"))
+    )
+
+
 def _scope_project(scope, user):
     """The project a token is scoped to (None: unscoped)."""
     if scope == "unscoped":
@@ -119,6 +133,14 @@ def authenticate(auth):
         raise exception.Forbidden("Cannot rescope a trust-scoped token.")
     if trust is not None:
         return _issue_trust_token(user, methods, trust.get("id"))
+    domain_id = _scope_domain(scope)
+    if domain_id is not None:
+        roles = db.domain_roles_of(user.id, domain_id)
+        if not roles:
+            raise exception.Unauthorized(
+                "User %s has no access to domain %s" % (user.id, domain_id)
+            )
+        return _issue(user.id, None, [r.id for r in roles], methods, domain_id=domain_id)
     if source is not None and scope is None:
         project_id = source.project_id
     else:
@@ -145,7 +167,7 @@ def _issue_trust_token(user, methods, trust_id):
     return _issue(subject, trust.project_id, trust.role_ids, methods, trust_id=trust.id)
 
 
-def _issue(user_id, project_id, role_ids, methods, trust_id=None, audit_from=None):
+def _issue(user_id, project_id, role_ids, methods, trust_id=None, audit_from=None, domain_id=None):
     token = secrets.token_urlsafe(32)
     now = db_api.utcnow()
     expires = now + datetime.timedelta(seconds=CONF.identity.token_expiration)
@@ -159,6 +181,7 @@ def _issue(user_id, project_id, role_ids, methods, trust_id=None, audit_from=Non
             id=_hash(token),
             user_id=user_id,
             project_id=project_id,
+            domain_id=domain_id,
             trust_id=trust_id,
             role_ids=role_ids,
             methods=methods,
@@ -198,6 +221,11 @@ def token_data(row, with_catalog=True):
         data["roles"] = [{"id": r.id, "name": r.name} for r in roles]
         if with_catalog:
             data["catalog"] = catalog.build(row.project_id)
+    if row.domain_id is not None:
+        data["domain"] = dict(DEFAULT_DOMAIN)
+        data["roles"] = [{"id": r.id, "name": r.name} for r in db.roles_by_ids(row.role_ids)]
+        if with_catalog:  # the project-less endpoints (identity among them)
+            data["catalog"] = catalog.build(None)
     if row.trust_id:
         trust = db.trust_get(row.trust_id)
         data["OS-TRUST:trust"] = {

@@ -56,39 +56,13 @@ TEMPLATE = {
     "outputs": {"ip": {"value": {"get_attr": ["server", "first_address"]}}},
 }
 
-KEYSTONE_AUTHTOKEN = """
-[keystone_authtoken]
-www_authenticate_uri = {auth_url}
-auth_url = {auth_url}
-auth_type = password
-username = heat
-password = password
-project_name = service
-user_domain_id = default
-project_domain_id = default
-"""
-
-
-class KeystoneHeat(services.HeatProcesses):
-    """heat-lite with auth_strategy = keystone, its auth_token pointed at simcloud."""
-
-    def __init__(self, workdir, database_url, transport_url):
-        super().__init__(
-            workdir, database_url, transport_url, defaults={"auth_strategy": "keystone"}
-        )
-
-    def start_cloud(self):
-        super().start_cloud()
-        section = KEYSTONE_AUTHTOKEN.format(auth_url=self.cloud.auth_url)
-        self.conf.write_text(self.conf.read_text() + section)
-
 
 @pytest.fixture(scope="module", params=["keystone", "noauth"])
 def deployment(request, backends, tmp_path_factory):
     db_url, transport_url = backends
     workdir = tmp_path_factory.mktemp(request.param)
     if request.param == "keystone":
-        procs = KeystoneHeat(workdir, db_url, transport_url)
+        procs = services.KeystoneHeatProcesses(workdir, db_url, transport_url)
     else:
         # noauth: heat-lite acts as the user of [clients_keystone] - here admin in
         # project admin, so admin's CLI sees what the stacks make
@@ -108,7 +82,7 @@ def test_stack_objects_are_seen_with_the_cli_and_gone_after_delete(deployment, t
     stack = cli.waited("stack", "create", "-t", str(path), "--wait", "app")[1]
     assert stack["stack_status"] == "CREATE_COMPLETE", stack
     assert [s["Stack Name"] for s in cli.json("stack", "list")] == ["app"]
-    if isinstance(procs, KeystoneHeat):  # no token, no answer
+    if isinstance(procs, services.KeystoneHeatProcesses):  # no token, no answer
         assert requests.get(procs.endpoint + "/stacks", timeout=10).status_code == 401
 
     servers = cli.json("server", "list")

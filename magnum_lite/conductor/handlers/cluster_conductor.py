@@ -74,7 +74,9 @@ def default_nodegroups(context, cluster, master_count, node_count):
 
 
 def destroy_cluster(context, cluster):
-    """Certificates, nodegroups and the cluster row go (the cluster's stacks are gone)."""
+    """Trust, trustee, certificates, nodegroups and the cluster row go (the cluster's
+    stacks are gone)."""
+    trust_manager.delete_trustee_and_trust(clients.OpenStackClients(context), context, cluster)
     cert_manager.delete_certificates_from_cluster(cluster, context=context)
     cluster.destroy()
     LOG.info("Cluster %s removed", cluster.uuid)

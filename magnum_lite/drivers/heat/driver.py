@@ -23,6 +23,7 @@ from heatclient import exc as heat_exc
 from heatclient.common import template_utils
 
 from magnum_lite.common import clients, exception, short_id, x509
+from magnum_lite.common import context as magnum_context
 from magnum_lite.conf import CONF
 from magnum_lite.drivers.common import driver
 from magnum_lite.drivers.heat import poller
@@ -185,7 +186,7 @@ class HeatDriver(driver.Driver):
         """Sync the cluster and its nodegroups from their stacks (HeatPoller)."""
         if not cluster.stack_id:
             return
-        osc = self._osc(clients.ClusterContext(cluster))
+        osc = self._osc(magnum_context.make_cluster_context(cluster))
         poller.HeatPoller(osc, context, cluster, self).poll_and_check()
 
     # -- nodegroups ---------------------------------------------------------------------

@@ -10,7 +10,7 @@ import json
 import os
 import urllib.parse
 
-from magnum_lite.common import exception, x509
+from magnum_lite.common import exception, keystone, x509
 from magnum_lite.conductor.handlers.common import cert_manager, trust_manager
 from magnum_lite.conf import CONF
 from magnum_lite.drivers.heat import template_def
@@ -89,7 +89,7 @@ def identity_params(context, template, cluster, nodegroups, labels):
     params.update(
         verify_ca=CONF.drivers.verify_ca,
         openstack_ca=urllib.parse.quote(""),
-        auth_url="",
+        auth_url=keystone.auth_url() if CONF.auth_strategy == "keystone" else "",
         magnum_url="http://%s:%d/v1" % (CONF.api.host, CONF.api.port),
         username=getattr(context, "user_name", None) or "",
         region_name=CONF.heat_client.region_name or "RegionOne",

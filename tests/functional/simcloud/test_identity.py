@@ -150,6 +150,42 @@ def test_trust_scoped_token(simcloud):
     simcloud.app.post_json("/identity/v3/auth/tokens", body, status=401)
 
 
+def test_domain_admin_manages_users_with_a_domain_scoped_token(simcloud):
+    """As Magnum's trustee domain admin: a role on the domain, a domain-scoped token, and
+    with it users created and deleted in that domain."""
+    user = simcloud.post(
+        "/identity/v3/users", {"user": {"name": "dadmin", "password": "pw"}}, status=201
+    ).json["user"]
+    admin_role = simcloud.get("/identity/v3/roles?name=admin").json["roles"][0]
+    body = simcloud.auth_body("dadmin", "pw")
+    body["auth"]["scope"] = {"domain": {"id": "default"}}
+    simcloud.app.post_json("/identity/v3/auth/tokens", body, status=401)  # no domain role yet
+    grant = "/identity/v3/domains/default/users/%s/roles/%s" % (user["id"], admin_role["id"])
+    simcloud.put(grant, {}, status=204)
+    simcloud.request("HEAD", grant, status=204)
+    listed = simcloud.get("/identity/v3/domains/default/users/%s/roles" % user["id"])
+    assert [r["name"] for r in listed.json["roles"]] == ["admin"]
+    simcloud.put(grant.replace("/default/", "/nodomain/"), {}, status=404)
+
+    resp = simcloud.app.post_json("/identity/v3/auth/tokens", body, status=201)
+    token = resp.json["token"]
+    assert token["domain"]["id"] == "default" and "project" not in token
+    assert [r["name"] for r in token["roles"]] == ["admin"]
+    assert "identity" in {e["type"] for e in token["catalog"]}
+    headers = {"X-Auth-Token": resp.headers["X-Subject-Token"]}
+    trustee = simcloud.app.post_json(
+        "/identity/v3/users",
+        {"user": {"name": "trustee1", "password": "x", "domain_id": "default"}},
+        headers=headers,
+        status=201,
+    ).json["user"]
+    simcloud.app.delete("/identity/v3/users/" + trustee["id"], headers=headers, status=204)
+    body["auth"]["scope"] = {"domain": {"id": "other"}}
+    simcloud.app.post_json("/identity/v3/auth/tokens", body, status=401)
+    simcloud.delete(grant, status=204)
+    simcloud.delete(grant, status=404)
+
+
 def test_services_endpoints_regions(simcloud):
     services = simcloud.get("/identity/v3/services", status=200).json["services"]
     assert {"identity", "orchestration", "container-infra"} <= {s["type"] for s in services}

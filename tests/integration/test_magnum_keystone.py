@@ -1,0 +1,192 @@
+"""magnum-lite in keystone mode, end to end with the real CLI through a clouds.yaml
+(``openstack --os-cloud simcloud coe ...``, every endpoint from simcloud's catalog):
+magnum-lite-api behind keystonemiddleware, heat-lite in keystone mode, simcloud's
+Keystone, on PostgreSQL and RabbitMQ.
+
+A cluster gets a trustee user (made by the trustee domain admin) and a trust from its
+user; the stack gets them as parameters; the periodic sync polls Heat as the trustee
+through the trust; deleting the cluster deletes both.
+"""
+
+import json
+import time
+
+import pytest
+import requests
+import sqlalchemy as sa
+from heatclient import client as heat_client
+from keystoneauth1 import session as ks_session
+from keystoneauth1.identity import v3 as ka_v3
+
+from tests.fixtures import magnum_services, services
+from tests.fixtures.simcloud_services import PASSWORDS
+
+pytestmark = pytest.mark.integration
+
+DOMAIN_ADMIN = ("magnum_domain_admin", "domain-admin-secret")
+
+
+@pytest.fixture(scope="module")
+def deployment(tmp_path_factory):
+    magnum_port = services.free_port()
+    with services.isolated_backends() as (heat_db, transport_url):
+        heat = magnum_services.heat_for_magnum(
+            tmp_path_factory.mktemp("heat"), heat_db, transport_url, magnum_port=magnum_port
+        )
+        heat.start()
+        try:
+            admin = heat.cloud.cli(tmp_path_factory.mktemp("admin"), "admin")
+            # the trustee domain admin, as devstack's magnum plugin makes it
+            name, password = DOMAIN_ADMIN
+            admin("user", "create", "--domain", "default", "--password", password, name)
+            admin("role", "add", "--user", name, "--domain", "default", "admin")
+            trust = {
+                "cluster_user_trust": "true",
+                "trustee_domain_id": "default",
+                "trustee_domain_admin_name": name,
+                "trustee_domain_admin_password": password,
+            }
+            with magnum_services.magnum_database() as magnum_db:
+                magnum = magnum_services.MagnumProcesses(
+                    tmp_path_factory.mktemp("magnum"),
+                    magnum_db,
+                    transport_url,
+                    heat.endpoint,
+                    sync_interval=2,
+                    api_port=magnum_port,
+                    keystone=(heat.cloud, trust),
+                )
+                magnum.start()
+                try:
+                    demo = heat.cloud.cli(tmp_path_factory.mktemp("demo"), "demo")
+                    yield heat, magnum, demo
+                finally:
+                    magnum.stop()
+        finally:
+            heat.stop()
+
+
+def stored_parameters(heat, stack_id):
+    """The parameters heat-lite stored for a stack (hidden ones unmasked)."""
+    engine = sa.create_engine(heat.database_url)
+    try:
+        with engine.connect() as conn:
+            env = conn.execute(
+                sa.text(
+                    "SELECT r.environment FROM stack s JOIN raw_template r"
+                    " ON r.id = s.raw_template_id WHERE s.id = :id"
+                ),
+                {"id": stack_id},
+            ).scalar_one()
+    finally:
+        engine.dispose()
+    return (json.loads(env) if isinstance(env, str) else env)["parameters"]
+
+
+def admin_session(cloud):
+    auth = ka_v3.Password(
+        auth_url=cloud.auth_url,
+        username="admin",
+        password=PASSWORDS["admin"],
+        project_name="admin",
+        user_domain_id="default",
+        project_domain_id="default",
+    )
+    return ks_session.Session(auth=auth)
+
+
+def identity_get(cloud, path):
+    """(status, body) of a GET on simcloud's Keystone as admin."""
+    resp = admin_session(cloud).get(
+        cloud.auth_url + "/v3/" + path, raise_exc=False, authenticated=True
+    )
+    return resp.status_code, (resp.json() if resp.content else None)
+
+
+def wait_status(cli, name, statuses, timeout=120):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        proc = cli.run("coe", "cluster", "show", name, "-f", "json")
+        if proc.returncode == 0:
+            cluster = json.loads(proc.stdout)
+            if cluster["status"] in statuses:
+                return cluster
+        time.sleep(0.5)
+    raise AssertionError("cluster %s never reached %s" % (name, statuses))
+
+
+def wait_gone(cli, name, timeout=120):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        proc = cli.run("coe", "cluster", "show", name)
+        if proc.returncode != 0 and "could not be found" in proc.stderr:
+            return
+        time.sleep(0.5)
+    raise AssertionError("cluster %s still there" % name)
+
+
+def test_request_without_or_with_a_bad_token_is_401(deployment):
+    heat, magnum, demo = deployment
+    for headers in ({}, {"X-Auth-Token": "not-a-token"}):
+        resp = requests.get(magnum.endpoint + "/clusters", headers=headers, timeout=10)
+        assert resp.status_code == 401, resp.text
+        assert resp.json()["errors"][0]["status"] == 401
+    # the version documents stay public, as in Magnum
+    assert requests.get(magnum.endpoint, timeout=10).status_code == 200
+
+
+def test_cluster_gets_trustee_and_trust_and_loses_them_on_delete(deployment):
+    heat, magnum, demo = deployment
+    demo(
+        "coe", "cluster", "template", "create",
+        "--coe", "kubernetes",
+        "--image", "fedora-coreos-40",
+        "--external-network", "public",
+        "--flavor", "m1.small",
+        "--master-flavor", "m1.medium",
+        "ks-ct",
+    )  # fmt: skip
+    demo("coe", "cluster", "create", "--cluster-template", "ks-ct", "--node-count", "1", "kc1")
+    cluster = wait_status(demo, "kc1", ["CREATE_COMPLETE", "CREATE_FAILED"])
+    assert cluster["status"] == "CREATE_COMPLETE", cluster["status_reason"]
+
+    # the stack (cluster_id from microversion 1.13), seen by its owner through the catalog
+    session = demo_session(heat.cloud)
+    hc = heat_client.Client("1", session=session, service_type="orchestration")
+    params = hc.stacks.get(cluster["cluster_id"]).parameters
+    # Heat shows hidden parameters (trust_id, trustee_password) as ******; their values
+    # are in the stack's stored environment
+    assert params["trust_id"] == params["trustee_password"] == "******"
+    stored = stored_parameters(heat, cluster["cluster_id"])
+    for key in ("trust_id", "trustee_user_id", "trustee_username", "trustee_password"):
+        assert stored[key], key
+    assert params["trustee_domain_id"] == "default"
+    assert params["trustee_username"].startswith(cluster["uuid"])
+    trust_id, trustee_id = stored["trust_id"], params["trustee_user_id"]
+
+    status, body = identity_get(heat.cloud, "OS-TRUST/trusts/" + trust_id)
+    assert status == 200, body
+    trust = body["trust"]
+    assert trust["trustor_user_id"] == session.get_user_id()
+    assert trust["trustee_user_id"] == trustee_id
+    assert trust["project_id"] == session.get_project_id()
+    assert trust["impersonation"] is True
+    assert {r["name"] for r in trust["roles"]} == {"member", "reader"}
+    assert identity_get(heat.cloud, "users/" + trustee_id)[0] == 200
+
+    demo("coe", "cluster", "delete", "kc1")
+    wait_gone(demo, "kc1")
+    assert identity_get(heat.cloud, "OS-TRUST/trusts/" + trust_id)[0] == 404
+    assert identity_get(heat.cloud, "users/" + trustee_id)[0] == 404
+
+
+def demo_session(cloud):
+    auth = ka_v3.Password(
+        auth_url=cloud.auth_url,
+        username="demo",
+        password=PASSWORDS["demo"],
+        project_name="demo",
+        user_domain_id="default",
+        project_domain_id="default",
+    )
+    return ks_session.Session(auth=auth)
