@@ -46,6 +46,9 @@ class Resource:
     # True when a change of properties is neither updated nor replaced (Heat's
     # NoneResource._needs_update)
     ignores_property_changes = False
+    # True for a nested stack (StackResource): an update of its parent always updates it,
+    # its own resources decide what changes (update.preview)
+    nested_stack = False
     # the type a deprecated one may be changed to in a template, keeping the resource
     # (Heat's support_status substitute_class): updated as that type, not replaced
     substitute_class = None

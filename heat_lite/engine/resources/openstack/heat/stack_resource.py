@@ -115,6 +115,7 @@ class NestedValidation:
 class StackResource(NestedValidation, resource.Resource):
     """Base of the resources whose physical resource is a child stack."""
 
+    nested_stack = True
     # outputs of the child: any attribute name may be asked for
     dynamic_attributes = True
     # a preview shows the child's resources in place of this one (Heat's preview)
