@@ -196,6 +196,14 @@ class CancelOperation(BaseException):
     progress). A BaseException, as Heat's, so handlers of Exception do not swallow it."""
 
 
+class Timeout(Exception):
+    """A resource task (or a hook's wait) ran past its deadline: Heat's scheduler.Timeout,
+    which the resource's failure names (``Timeout: resources.<name>: Timed out``)."""
+
+    def __init__(self):
+        super().__init__("Timed out")
+
+
 class ResourceFailure(HeatExceptionWithPath):
     """A resource action failed; str() is ``<ExcClass>: resources.<name>: <msg>``."""
 

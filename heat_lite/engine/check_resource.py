@@ -8,20 +8,52 @@ resource fails the stack with ``Resource <ACTION> failed: <reason>`` and propaga
 nothing, except under CHECK, where failures are collected along the graph and the stack
 fails at the end with all of them.
 
+    rsrc, stack = load_resource(ctx, resource_id, is_update, input_data)
     CheckResource(engine_id, worker_client).check(ctx, node, traversal, rsrc, stack, graph)
 """
 
 import collections
+import copy
 import logging
 import threading
 
 from heat_lite.common import exception
 from heat_lite.db import api as db_api
-from heat_lite.engine import liveness, sync_point
+from heat_lite.engine import liveness, sync_point, templates
+from heat_lite.engine import resource as rsrc_mod
 from heat_lite.engine import stack as parser
 from heat_lite.rpc import api as rpc_api
 
 LOG = logging.getLogger(__name__)
+
+
+def load_resource(cnxt, resource_id, is_update, input_data):
+    """(resource, stack) for a node, or None when its row or stack is gone."""
+    row, stack_row = db_api.resource_get_with_stack(resource_id)
+    if row is None:
+        LOG.debug("Resource %s is gone", resource_id)
+        return None
+    stack = parser.Stack.load(cnxt, row=stack_row)
+    stack.node_data = {v["name"]: v for v in input_data.values() if isinstance(v, dict)}
+    rsrc_stack = stack
+    if (
+        not (is_update and row.action == rpc_api.INIT)
+        and row.current_template_id is not None
+        and row.current_template_id != stack.t.id
+    ):
+        rsrc_stack = copy.copy(stack)
+        try:
+            rsrc_stack.t = templates.load(row.current_template_id)
+        except exception.EntityNotFound:
+            # the traversal that finished meanwhile purged the row and its old template
+            LOG.debug("Template %s of resource %s is gone", row.current_template_id, row.id)
+            return None
+        rsrc_stack._parameters = rsrc_stack._definitions = None
+    definition = rsrc_stack.definition(row.name)
+    if definition is None:
+        LOG.warning("Resource %s has no definition in template %s", row.name, rsrc_stack.t.id)
+        return None
+    return rsrc_mod.Resource.load(row, rsrc_stack, definition), stack
 
 
 class Graph:

@@ -141,9 +141,7 @@ def wait_while_set(rsrc, action, hook, deadline):
         if _deleting(rsrc) or (cancel is not None and cancel.is_set()):
             failure = exception.CancelOperation()
         elif deadline is not None and time.monotonic() > deadline:
-            from heat_lite.engine import resource
-
-            failure = resource.Timeout()
+            failure = exception.Timeout()
         if failure is not None:
             clear(rsrc, hook)
             _add_event(rsrc, "Failure occurred while waiting.")

@@ -34,11 +34,6 @@ def went_down_reason(action):
     return "Worker went down during resource %s" % action
 
 
-class Timeout(Exception):
-    def __init__(self):
-        super().__init__("Timed out")
-
-
 class Resource:
     """A resource of a stack; subclasses are the plugins of heat_lite.engine.resources."""
 
@@ -51,6 +46,9 @@ class Resource:
     # True when a change of properties is neither updated nor replaced (Heat's
     # NoneResource._needs_update)
     ignores_property_changes = False
+    # True for a nested stack (StackResource): an update of its parent always updates it,
+    # its own resources decide what changes (update.preview)
+    nested_stack = False
     # the type a deprecated one may be changed to in a template, keeping the resource
     # (Heat's support_status substitute_class): updated as that type, not replaced
     substitute_class = None
@@ -345,7 +343,7 @@ class Resource:
         deadline = time.monotonic() + timeout if timeout is not None else None
         try:
             hooks.wait_while_set(self, action, hook, deadline)
-        except Timeout as exc:
+        except exception.Timeout as exc:
             raise exception.ResourceFailure(exc, self, action)
         finally:
             self._hold_lock(engine_id, release=True)
@@ -551,7 +549,7 @@ class Resource:
         wait = POLL_START
         while not check(token):
             if deadline is not None and time.monotonic() > deadline:
-                raise Timeout()
+                raise exception.Timeout()
             if cancel is None:
                 time.sleep(wait)
             elif cancel.wait(wait):

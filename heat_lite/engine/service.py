@@ -29,6 +29,7 @@ from heat_lite.engine import (
     service_software,
     templates,
     threads,
+    worker,
 )
 from heat_lite.engine import stack as parser
 from heat_lite.engine import template as tmpl_mod
@@ -161,19 +162,8 @@ class EngineService(
         return [api.format_stack(stack, outputs)]
 
     def _format_outputs(self, stack):
-        stack.node_data = self._node_data_of(stack)
+        stack.node_data = stack.stored_node_data()
         return [api.format_stack_output(o) for o in stack.t.outputs(stack).values()]
-
-    @staticmethod
-    def _node_data_of(stack):
-        """The cached attribute values of the stack's live resources, in two queries."""
-        rows = [
-            row
-            for row in db_api.resource_get_all_by_stack(stack.id)
-            if row.attr_data_id is not None and row.replaced_by is None
-        ]
-        values = db_api.resource_properties_data_get_many([row.attr_data_id for row in rows])
-        return {row.name: values.get(row.attr_data_id) for row in rows}
 
     @expected
     def create_stack(
@@ -396,7 +386,7 @@ class EngineService(
             # deleted, but the row is still live: soft-delete it again, as Heat does
             threads.spawn(stack.purge_db)
             raise exception.EntityNotFound(entity="Stack", name=stack.name)
-        with service_actions.cancelling_running(stack):
+        with worker.cancelling_running(stack):
             stack.converge_stack(templates.empty_like(stack.t), action=rpc_api.DELETE)
 
 

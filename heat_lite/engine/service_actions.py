@@ -9,17 +9,12 @@ check_resource._act) or, for a cancel, rolls back / stops the running one.
     engine.stack_cancel_update(ctx, identity, cancel_with_rollback=False)
 """
 
-import contextlib
-import copy
-import uuid
-
 import oslo_messaging
 
 from heat_lite.common import exception
 from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
-from heat_lite.engine import hooks, sync_point, templates, threads
-from heat_lite.engine import stack as parser
+from heat_lite.engine import check_resource, hooks, templates, threads, worker
 from heat_lite.rpc import api as rpc_api
 
 expected = oslo_messaging.expected_exceptions(exception.HeatException)
@@ -63,7 +58,7 @@ class ActionMethods:
         if cancel_with_rollback:
             threads.spawn(stack.rollback)
         else:
-            threads.spawn(stop_traversal, stack)
+            threads.spawn(worker.stop_traversal, stack)
 
     # -- abandon and export -----------------------------------------------------------------
 
@@ -77,9 +72,9 @@ class ActionMethods:
         if not CONF.enable_stack_abandon:
             raise exception.NotSupported(feature="Stack Abandon")
         stack = self._load_stack(cnxt, stack_identity)
-        info = abandon_data(stack)
+        info = stack.prepare_abandon()
         if abandon:
-            with cancelling_running(stack):
+            with worker.cancelling_running(stack):
                 stack.converge_stack(
                     templates.empty_like(stack.t), action=rpc_api.DELETE, abandon=True
                 )
@@ -147,66 +142,10 @@ class ActionMethods:
 
     @staticmethod
     def _load_resource(cnxt, stack, row):
-        from heat_lite.engine import worker
-
-        loaded = worker.load_resource(cnxt, row.id, False, {})
+        loaded = check_resource.load_resource(cnxt, row.id, False, {})
         if loaded is None:
             raise exception.ResourceNotFound(resource_name=row.name, stack_name=stack.name)
         return loaded[0]
-
-
-def abandon_data(stack):
-    """Heat's ``Stack.prepare_abandon()``: the stack and its defined resources."""
-    rows = {}
-    for row in db_api.resource_get_all_by_stack(stack.id):
-        if row.replaced_by is None and not (
-            row.action == rpc_api.DELETE and row.status == rpc_api.COMPLETE
-        ):
-            if row.name not in rows or row.id > rows[row.name].id:
-                rows[row.name] = row
-    resources = {}
-    for name in stack.t.resource_names():
-        row = rows.get(name)
-        child = _child_stack_row(stack, row)
-        if child is not None:
-            # a nested stack resource is abandoned as its whole child stack (as Heat's
-            # StackResource.prepare_abandon)
-            resources[name] = abandon_data(parser.Stack.load(stack.context, row=child))
-            continue
-        resources[name] = {
-            "name": name,
-            "resource_id": row.nova_instance if row is not None else None,
-            "type": stack.t.resource_type(name),
-            "action": row.action if row is not None else rpc_api.INIT,
-            "status": row.status if row is not None else rpc_api.COMPLETE,
-            "metadata": (row.rsrc_metadata if row is not None else None) or {},
-            "resource_data": db_api.resource_data_get_all(row.id) if row is not None else {},
-        }
-    return {
-        "name": stack.name,
-        "id": stack.id,
-        "action": stack.action,
-        "environment": copy.deepcopy(stack.env),
-        "files": dict(stack.t.files or {}),
-        "status": stack.status,
-        "template": copy.deepcopy(stack.t.t),
-        "resources": resources,
-        "project_id": stack.tenant,
-        "stack_user_project_id": stack.stack_user_project_id,
-        "tags": stack.tags or [],
-    }
-
-
-def _child_stack_row(stack, row):
-    """The child stack of resource ``row`` when it is a nested stack resource, else None."""
-    if row is None or not row.nova_instance:
-        return None
-    try:
-        uuid.UUID(row.nova_instance)
-    except ValueError:
-        return None
-    child = db_api.stack_get(row.nova_instance)
-    return child if child is not None and child.owner_id == stack.id else None
 
 
 def _find_resource_row(stack, name):
@@ -224,43 +163,3 @@ def _find_resource_row(stack, name):
         if match:
             return max(match, key=lambda r: r.id)
     raise exception.ResourceNotFound(resource_name=name, stack_name=stack.name)
-
-
-@contextlib.contextmanager
-def cancelling_running(stack):
-    """Around starting a DELETE traversal: a running traversal is stopped first
-    (``<ACTION>_FAILED "Stack <ACTION> cancelled"``), and once the new one is stored the
-    workers still running its resources' tasks are told to abort them; each aborted node
-    then joins the new traversal (docs/rpc-and-convergence.md §4.14)."""
-    running = stack.status == rpc_api.IN_PROGRESS
-    if running:
-        stop_traversal(stack)
-    yield
-    if running:
-        cancel_workers(stack)
-
-
-def cancel_workers(stack):
-    """Cast ``cancel_check_resource`` to every worker holding a lock on the stack."""
-    from heat_lite.rpc import worker_client
-
-    engines = {r.engine_id for r in db_api.resource_get_all_by_stack(stack.id) if r.engine_id}
-    client = worker_client.WorkerClient()
-    for engine_id in sorted(engines):
-        client.cancel_check_resource(stack.context, stack.id, engine_id)
-
-
-def stop_traversal(stack):
-    """Supersede the running traversal: ``<ACTION>_FAILED "Stack <ACTION> cancelled"``.
-
-    Workers still running nodes of the old traversal find it superseded and stop.
-    """
-    old_traversal = stack.current_traversal
-    stack.current_traversal = str(uuid.uuid4())
-    if not db_api.stack_update(
-        stack.id, {"current_traversal": stack.current_traversal}, exp_trvsl=old_traversal
-    ):
-        return False
-    stack.state_set(stack.action, rpc_api.FAILED, "Stack %s cancelled" % stack.action)
-    sync_point.delete_all(stack.id, old_traversal)
-    return True

@@ -4,7 +4,7 @@ validation; services and revision. None of them stores anything.
 
 EngineService inherits ``InfoMethods``, so these are endpoints of topic ``engine`` like
 its own methods; the helpers they use (``_get_stack_row``, ``_load_stack``,
-``_node_data_of``, ``_check_resource_limit``) are EngineService's.
+``_check_resource_limit``) are EngineService's.
 
     engine.resource_schema(ctx, 'OS::Heat::RandomString')
     -> {'resource_type': ..., 'properties': {...}, 'attributes': {...}, 'support_status': {...}}
@@ -104,7 +104,7 @@ class InfoMethods:
         outputs = stack.t.outputs(stack)
         if output_key not in outputs:
             raise exception.NotFound("Specified output key %s not found." % output_key)
-        stack.node_data = self._node_data_of(stack)
+        stack.node_data = stack.stored_node_data()
         return api.format_stack_output(outputs[output_key])
 
     @expected
@@ -160,7 +160,7 @@ class InfoMethods:
             if not (r.action == rpc_api.DELETE and r.status == rpc_api.COMPLETE)
         ]
         by_name = {r.name: r for r in rows}
-        updated.node_data = self._node_data_of(stack)
+        updated.node_data = stack.stored_node_data()
         new = _resource_previews(updated)
         result = {}
         for kind, names in update.preview(stack, by_name, updated).items():

@@ -19,7 +19,7 @@ import logging
 
 from heat_lite.db import api as db_api
 from heat_lite.db import snapshots as db_snapshots
-from heat_lite.engine import api, service_actions
+from heat_lite.engine import api
 from heat_lite.engine import template as tmpl_mod
 from heat_lite.rpc import api as rpc_api
 
@@ -47,7 +47,7 @@ def format_snapshot(row):
 
 def stack_data(stack, status=None, with_resources=True):
     """Heat's ``Stack.prepare_abandon()`` (the export data), ``status`` overriding."""
-    data = service_actions.abandon_data(stack)
+    data = stack.prepare_abandon()
     if not with_resources:
         data["resources"] = {}
     if status is not None:

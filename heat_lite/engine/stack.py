@@ -10,6 +10,7 @@ state changes (``mark_complete``, ``mark_failed``) are CAS writes on the travers
     stack.converge_stack(templates.empty_like(stack.t), action='DELETE')
 """
 
+import copy
 import datetime
 import uuid
 
@@ -25,10 +26,12 @@ from heat_lite.engine import (
     liveness,
     notification,
     parameter_groups,
+    snapshots,
     sync_point,
     templates,
     threads,
 )
+from heat_lite.engine import resource as rsrc_mod
 from heat_lite.engine.dependencies import Dependencies
 from heat_lite.rpc import api as rpc_api
 
@@ -208,10 +211,23 @@ class Stack:
     def parent_resource(self):
         """For a nested stack, the resource of its owner it implements (resource_facade)."""
         if self._parent_resource is None and self.owner_id and self.parent_resource_name:
-            from heat_lite.engine.resources.openstack.heat import stack_resource
-
-            self._parent_resource = stack_resource.parent_resource_of(self)
+            self._parent_resource = self._load_parent_resource()
         return self._parent_resource
+
+    def _load_parent_resource(self):
+        """The owner's resource this stack is the child of (None if gone): its current row
+        (the one whose physical id is this stack, else the newest)."""
+        parent = Stack.load(self.context, self.owner_id)
+        defn = parent.definition(self.parent_resource_name)
+        rows = [
+            row
+            for row in db_api.resource_get_all_by_stack(self.owner_id)
+            if row.name == self.parent_resource_name
+        ]
+        if defn is None or not rows:
+            return None
+        mine = [row for row in rows if row.nova_instance == self.id]
+        return rsrc_mod.Resource.load((mine or rows)[-1], parent, defn)
 
     @parent_resource.setter
     def parent_resource(self, rsrc):
@@ -350,11 +366,73 @@ class Stack:
             return None
         return set(cls.attributes_schema) | {"show"}
 
+    def stored_node_data(self):
+        """``node_data`` from the database, outside a traversal (outputs shown, a parent's
+        get_attr): the cached attribute values of the live resources, in two queries."""
+        rows = [
+            row
+            for row in db_api.resource_get_all_by_stack(self.id)
+            if row.attr_data_id is not None and row.replaced_by is None
+        ]
+        values = db_api.resource_properties_data_get_many([row.attr_data_id for row in rows])
+        return {row.name: values.get(row.attr_data_id) for row in rows}
+
+    # -- abandon and export ----------------------------------------------------------------
+
+    def prepare_abandon(self):
+        """The stack and its defined resources, as abandon and export give them
+        (docs/heat-api.md §5.7); a snapshot stores the same data."""
+        rows = {}
+        for row in db_api.resource_get_all_by_stack(self.id):
+            if row.replaced_by is None and not (row.action == DELETE and row.status == COMPLETE):
+                if row.name not in rows or row.id > rows[row.name].id:
+                    rows[row.name] = row
+        resources = {}
+        for name in self.t.resource_names():
+            row = rows.get(name)
+            child = self._child_stack_row(row)
+            if child is not None:
+                # a nested stack resource is abandoned as its whole child stack (as Heat's
+                # StackResource.prepare_abandon)
+                resources[name] = Stack.load(self.context, row=child).prepare_abandon()
+                continue
+            resources[name] = {
+                "name": name,
+                "resource_id": row.nova_instance if row is not None else None,
+                "type": self.t.resource_type(name),
+                "action": row.action if row is not None else rpc_api.INIT,
+                "status": row.status if row is not None else COMPLETE,
+                "metadata": (row.rsrc_metadata if row is not None else None) or {},
+                "resource_data": db_api.resource_data_get_all(row.id) if row is not None else {},
+            }
+        return {
+            "name": self.name,
+            "id": self.id,
+            "action": self.action,
+            "environment": copy.deepcopy(self.env),
+            "files": dict(self.t.files or {}),
+            "status": self.status,
+            "template": copy.deepcopy(self.t.t),
+            "resources": resources,
+            "project_id": self.tenant,
+            "stack_user_project_id": self.stack_user_project_id,
+            "tags": self.tags or [],
+        }
+
+    def _child_stack_row(self, row):
+        """The child stack of resource ``row`` when it is a nested stack resource, else None."""
+        if row is None or not row.nova_instance:
+            return None
+        try:
+            uuid.UUID(row.nova_instance)
+        except ValueError:
+            return None
+        child = db_api.stack_get(row.nova_instance)
+        return child if child is not None and child.owner_id == self.id else None
+
     # -- state -----------------------------------------------------------------------------
 
     def timeout_secs(self):
-        from heat_lite.conf import CONF
-
         return self.timeout_mins * 60 if self.timeout_mins else CONF.stack_action_timeout
 
     def time_remaining(self):
@@ -626,8 +704,6 @@ class Stack:
     def _snapshot_finished(self, status, reason):
         """A SNAPSHOT traversal ends by storing its snapshot's data (engine/snapshots.py)."""
         if self.action == SNAPSHOT:
-            from heat_lite.engine import snapshots  # on use: it reaches the RPC mixins
-
             snapshots.update_snapshot(self, status, reason)
 
     def rollback(self):

@@ -26,6 +26,7 @@ import collections.abc
 import copy
 import datetime
 import functools
+import importlib
 import pydoc
 import weakref
 
@@ -39,6 +40,10 @@ DEFAULT_EMPTY_VERSION = (HOT_VERSION_KEY, "2015-04-30")
 # (version key, version string (date or release name)) -> Template class; see register()
 _template_classes = {}
 
+# the format modules, loaded by name as Heat loads its ``heat.templates`` entry points: they
+# subclass Template, so this module never imports them (importing one registers its versions)
+PLUGIN_MODULES = ("heat_lite.engine.cfn.template", "heat_lite.engine.hot.template")
+
 
 def register(cls, version_key, *versions):
     """Make ``cls`` the class of templates declaring ``version_key: <any of versions>``."""
@@ -47,9 +52,8 @@ def register(cls, version_key, *versions):
 
 
 def _load_plugins():
-    """Import the format modules (importing one registers its versions)."""
-    from heat_lite.engine.cfn import template as cfn  # noqa: F401
-    from heat_lite.engine.hot import template as hot  # noqa: F401
+    for module_name in PLUGIN_MODULES:
+        importlib.import_module(module_name)
 
 
 def available_versions(version_key=HOT_VERSION_KEY):

@@ -12,7 +12,6 @@ properties or its metadata change, and always for a nested stack; *unchanged* ot
 """
 
 from heat_lite.engine import resource as rsrc_mod
-from heat_lite.engine.resources.openstack.heat import stack_resource
 from heat_lite.rpc import api as rpc_api
 
 KINDS = (UNCHANGED, UPDATED, REPLACED, ADDED, DELETED) = (
@@ -43,7 +42,7 @@ def _kind(current, row, updated, new_defn):
     if updated.resource_class(new_defn) is not type(rsrc):
         return REPLACED
     diff, after, _props = rsrc.property_diff(new_defn)
-    if isinstance(rsrc, stack_resource.StackResource):
+    if rsrc.nested_stack:
         # as Heat: a nested stack is always updated (its resources decide), unless its
         # plugin needs a new one (OS::Heat::Stack in another region)
         return REPLACED if diff and rsrc.needs_replace(diff, after) else UPDATED

@@ -12,24 +12,29 @@ CheckResource.
 A stopping worker gives its running nodes ``graceful_shutdown_timeout`` seconds to
 finish, then stops them (``<ACTION>_FAILED "Worker went down during resource
 <ACTION>"``) and casts each node's message again, for another worker to take over.
+
+Stopping a stack's running traversal lives here too, as Heat's ``_stop_traversal`` and
+``_cancel_workers`` do; the engine's endpoints (delete, abandon, cancel) call it:
+
+    with cancelling_running(stack):      # stop_traversal(stack) ... cancel_workers(stack)
+        stack.converge_stack(templates.empty_like(stack.t), action='DELETE')
 """
 
 import collections
 import contextlib
-import copy
 import functools
 import logging
 import threading
 import time
+import uuid
 
 import oslo_messaging
 
-from heat_lite.common import exception, messaging
+from heat_lite.common import messaging
 from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
-from heat_lite.engine import check_resource, liveness, sync_point, templates
+from heat_lite.engine import check_resource, liveness, sync_point
 from heat_lite.engine import resource as rsrc_mod
-from heat_lite.engine import stack as parser
 from heat_lite.rpc import api as rpc_api
 from heat_lite.rpc import worker_client
 
@@ -122,7 +127,7 @@ class WorkerService:
         :param is_update: update node (create/update) or cleanup node (delete)
         """
         input_data = sync_point.deserialize_input_data((data or {}).get("input_data"))
-        loaded = load_resource(cnxt, resource_id, is_update, input_data)
+        loaded = check_resource.load_resource(cnxt, resource_id, is_update, input_data)
         if loaded is None:
             return
         rsrc, stack = loaded
@@ -197,30 +202,39 @@ class WorkerService:
             cancel.set()
 
 
-def load_resource(cnxt, resource_id, is_update, input_data):
-    """(resource, stack) for a node, or None when its row or stack is gone."""
-    row, stack_row = db_api.resource_get_with_stack(resource_id)
-    if row is None:
-        LOG.debug("Resource %s is gone", resource_id)
-        return None
-    stack = parser.Stack.load(cnxt, row=stack_row)
-    stack.node_data = {v["name"]: v for v in input_data.values() if isinstance(v, dict)}
-    rsrc_stack = stack
-    if (
-        not (is_update and row.action == rpc_api.INIT)
-        and row.current_template_id is not None
-        and row.current_template_id != stack.t.id
+@contextlib.contextmanager
+def cancelling_running(stack):
+    """Around starting a DELETE traversal: a running traversal is stopped first
+    (``<ACTION>_FAILED "Stack <ACTION> cancelled"``), and once the new one is stored the
+    workers still running its resources' tasks are told to abort them; each aborted node
+    then joins the new traversal (docs/rpc-and-convergence.md §4.14)."""
+    running = stack.status == rpc_api.IN_PROGRESS
+    if running:
+        stop_traversal(stack)
+    yield
+    if running:
+        cancel_workers(stack)
+
+
+def cancel_workers(stack):
+    """Cast ``cancel_check_resource`` to every worker holding a lock on the stack."""
+    engines = {r.engine_id for r in db_api.resource_get_all_by_stack(stack.id) if r.engine_id}
+    client = worker_client.WorkerClient()
+    for engine_id in sorted(engines):
+        client.cancel_check_resource(stack.context, stack.id, engine_id)
+
+
+def stop_traversal(stack):
+    """Supersede the running traversal: ``<ACTION>_FAILED "Stack <ACTION> cancelled"``.
+
+    Workers still running nodes of the old traversal find it superseded and stop.
+    """
+    old_traversal = stack.current_traversal
+    stack.current_traversal = str(uuid.uuid4())
+    if not db_api.stack_update(
+        stack.id, {"current_traversal": stack.current_traversal}, exp_trvsl=old_traversal
     ):
-        rsrc_stack = copy.copy(stack)
-        try:
-            rsrc_stack.t = templates.load(row.current_template_id)
-        except exception.EntityNotFound:
-            # the traversal that finished meanwhile purged the row and its old template
-            LOG.debug("Template %s of resource %s is gone", row.current_template_id, row.id)
-            return None
-        rsrc_stack._parameters = rsrc_stack._definitions = None
-    definition = rsrc_stack.definition(row.name)
-    if definition is None:
-        LOG.warning("Resource %s has no definition in template %s", row.name, rsrc_stack.t.id)
-        return None
-    return rsrc_mod.Resource.load(row, rsrc_stack, definition), stack
+        return False
+    stack.state_set(stack.action, rpc_api.FAILED, "Stack %s cancelled" % stack.action)
+    sync_point.delete_all(stack.id, old_traversal)
+    return True

@@ -1,7 +1,8 @@
 """The resource type registry: type name -> plugin class.
 
 Plugin modules expose ``resource_mapping()`` (as Heat's do); the registry imports the
-modules listed in PLUGIN_MODULES once.
+modules listed in PLUGIN_MODULES once, by name: the plugins import the engine core, which
+reaches them only through here, so no import of the core ever leads back to a plugin.
 
     resources.get_class('OS::Heat::None')  -> NoneResource
 """
@@ -42,6 +43,8 @@ PLUGIN_MODULES = (
     "heat_lite.engine.resources.openstack.cinder.volume",
     "heat_lite.engine.resources.openstack.cinder.volume_attachment",
 )
+# the module of TemplateResource, the class of a provider template's resources
+TEMPLATE_RESOURCE_MODULE = "heat_lite.engine.resources.openstack.heat.stack_resource"
 
 _REGISTRY = {}
 
@@ -67,6 +70,4 @@ def get_class(type_name):
 
 def template_class(name, files=None):
     """The TemplateResource class of provider template ``name`` (content in ``files``)."""
-    from heat_lite.engine.resources.openstack.heat import stack_resource
-
-    return stack_resource.template_class(name, files)
+    return importlib.import_module(TEMPLATE_RESOURCE_MODULE).template_class(name, files)

@@ -10,7 +10,7 @@ so ``get_resource: cfg`` is what a deployment's ``config`` property (or a server
 """
 
 from heat_lite.common import exception
-from heat_lite.engine import attributes, properties, resource, service_software
+from heat_lite.engine import attributes, properties, resource, software
 from heat_lite.engine import software_config_io as swc_io
 
 P = properties.Schema
@@ -58,7 +58,7 @@ class SoftwareConfig(resource.Resource):
     }
 
     def handle_create(self):
-        config = service_software.create_software_config(
+        config = software.create_software_config(
             self.stack.context,
             group=self.properties[GROUP],
             name=self.physical_resource_name(),
@@ -71,13 +71,13 @@ class SoftwareConfig(resource.Resource):
 
     def handle_delete(self):
         if self.resource_id is not None:
-            ignore_not_found(service_software.delete_software_config, self.resource_id, self)
+            ignore_not_found(software.delete_software_config, self.resource_id, self)
 
     def get_attribute(self, key, *path):
         if key != CONFIG or self.resource_id is None:
             return None
         try:
-            config = service_software.show_software_config(self.stack.context, self.resource_id)
+            config = software.show_software_config(self.stack.context, self.resource_id)
         except exception.NotFound:
             return None
         return attributes.select_from_attribute(config[CONFIG], path)

@@ -27,7 +27,7 @@ from heat_lite.engine import (
     event,
     properties,
     resource,
-    service_software,
+    software,
 )
 from heat_lite.engine import software_config_io as swc_io
 from heat_lite.engine.resources.openstack.heat import resource_group
@@ -62,9 +62,9 @@ SIGNAL_TRANSPORTS = (CFN_SIGNAL, TEMP_URL_SIGNAL, HEAT_SIGNAL, NO_SIGNAL, ZAQAR_
 DEFAULT_SIGNAL_TRANSPORT = CFN_SIGNAL
 # what the simulated cloud's (absent) agent reports
 SIMULATED_SIGNAL = {
-    service_software.DEPLOY_STDOUT: "",
-    service_software.DEPLOY_STDERR: "",
-    service_software.DEPLOY_STATUS_CODE: 0,
+    software.DEPLOY_STDOUT: "",
+    software.DEPLOY_STDERR: "",
+    software.DEPLOY_STATUS_CODE: 0,
 }
 
 DEPLOYMENT_PROPERTIES = {
@@ -116,13 +116,13 @@ class SoftwareDeployment(resource.Resource):
         },
     )
     attributes_schema = {
-        service_software.DEPLOY_STDOUT: attributes.Schema(
+        software.DEPLOY_STDOUT: attributes.Schema(
             "Captured stdout from the configuration execution.", type=attributes.Schema.STRING
         ),
-        service_software.DEPLOY_STDERR: attributes.Schema(
+        software.DEPLOY_STDERR: attributes.Schema(
             "Captured stderr from the configuration execution.", type=attributes.Schema.STRING
         ),
-        service_software.DEPLOY_STATUS_CODE: attributes.Schema(
+        software.DEPLOY_STATUS_CODE: attributes.Schema(
             "Returned status code from the configuration execution.",
             type=attributes.Schema.STRING,
         ),
@@ -137,11 +137,7 @@ class SoftwareDeployment(resource.Resource):
         members; {} with no members when there is none."""
         if config_id is None:
             config_id = self.properties[CONFIG]
-        config = (
-            service_software.show_software_config(self.stack.context, config_id)
-            if config_id
-            else {}
-        )
+        config = software.show_software_config(self.stack.context, config_id) if config_id else {}
         config["inputs"] = [swc_io.InputConfig(**i) for i in config.get("inputs") or []]
         config["outputs"] = [swc_io.OutputConfig(**o) for o in config.get("outputs") or []]
         return config
@@ -199,7 +195,7 @@ class SoftwareDeployment(resource.Resource):
 
     def _create_derived_config(self, action, source):
         inputs = self._derived_inputs(action, source)
-        derived = service_software.create_software_config(
+        derived = software.create_software_config(
             self.stack.context,
             group=source.get("group") or "Heat::Ungrouped",
             name=self.properties[NAME] or source.get("name") or self.physical_resource_name(),
@@ -216,9 +212,7 @@ class SoftwareDeployment(resource.Resource):
         return self.properties[SIGNAL_TRANSPORT] == NO_SIGNAL
 
     def _derived_config_id(self):
-        return service_software.show_software_deployment(self.stack.context, self.resource_id)[
-            "config_id"
-        ]
+        return software.show_software_deployment(self.stack.context, self.resource_id)["config_id"]
 
     def _handle_action(self, action, config=None, prev_derived_config=None):
         """Deploy for ``action`` if it is one of ``actions``: the token to wait on (the
@@ -238,7 +232,7 @@ class SoftwareDeployment(resource.Resource):
         ctx = self.stack.context
         if self.resource_id is None:
             self._store_resource_id(str(uuid.uuid4()))
-            service_software.create_software_deployment(
+            software.create_software_deployment(
                 ctx,
                 server_id=self.properties[SERVER],
                 stack_user_project_id=self.stack.stack_user_project_id,
@@ -248,9 +242,9 @@ class SoftwareDeployment(resource.Resource):
         else:
             if prev_derived_config is None:
                 prev_derived_config = self._derived_config_id()
-            service_software.update_software_deployment(ctx, self.resource_id, **values)
+            software.update_software_deployment(ctx, self.resource_id, **values)
             if prev_derived_config:
-                ignore_not_found(service_software.delete_software_config, prev_derived_config, self)
+                ignore_not_found(software.delete_software_config, prev_derived_config, self)
         return None if self._no_signal() else self.resource_id
 
     def _store_resource_id(self, value):
@@ -268,14 +262,14 @@ class SoftwareDeployment(resource.Resource):
         if not token:
             return True
         ctx = self.stack.context
-        sd = service_software.show_software_deployment(ctx, token)
+        sd = software.show_software_deployment(ctx, token)
         if sd["status"] == rpc_api.IN_PROGRESS and CONF.simulated_cloud.signal_deployments:
-            service_software.signal_software_deployment(ctx, token, dict(SIMULATED_SIGNAL))
-            sd = service_software.show_software_deployment(ctx, token)
+            software.signal_software_deployment(ctx, token, dict(SIMULATED_SIGNAL))
+            sd = software.show_software_deployment(ctx, token)
         if sd["status"] == rpc_api.IN_PROGRESS and self._stack_being_deleted():
             # Heat's handle_*_cancel: stop waiting for an agent that will not answer now.
             # The action ends (not fails), so its node is handed over to the delete.
-            service_software.update_software_deployment(
+            software.update_software_deployment(
                 ctx, token, status=rpc_api.FAILED, status_reason="Deployment cancelled."
             )
             return True
@@ -345,10 +339,10 @@ class SoftwareDeployment(resource.Resource):
         ctx = self.stack.context
         try:
             derived = self._derived_config_id()
-            service_software.delete_software_deployment(ctx, self.resource_id)
+            software.delete_software_deployment(ctx, self.resource_id)
         except exception.NotFound:
             return
-        ignore_not_found(service_software.delete_software_config, derived, self)
+        ignore_not_found(software.delete_software_config, derived, self)
 
     def handle_suspend(self):
         return self._handle_action(rpc_api.SUSPEND)
@@ -374,16 +368,14 @@ class SoftwareDeployment(resource.Resource):
                 resource_status_reason=signal_summary(details),
             )
         )
-        return service_software.signal_software_deployment(
-            self.stack.context, self.resource_id, details
-        )
+        return software.signal_software_deployment(self.stack.context, self.resource_id, details)
 
     def get_attribute(self, key, *path):
         """The deployment's output ``key`` (None until signalled)."""
         if self.resource_id is None:
             return None
         try:
-            sd = service_software.show_software_deployment(self.stack.context, self.resource_id)
+            sd = software.show_software_deployment(self.stack.context, self.resource_id)
         except exception.NotFound:
             return None
         outputs = sd["output_values"] or {}
@@ -396,8 +388,8 @@ def signal_summary(details):
         return "No signal details provided"
     if isinstance(details, str):
         return details
-    if isinstance(details, dict) and service_software.DEPLOY_STATUS_CODE in details:
-        code = details[service_software.DEPLOY_STATUS_CODE]
+    if isinstance(details, dict) and software.DEPLOY_STATUS_CODE in details:
+        code = details[software.DEPLOY_STATUS_CODE]
         return "deployment succeeded" if code == 0 else "deployment failed (%s)" % code
     return "Unknown"
 
@@ -406,9 +398,9 @@ def signal_summary(details):
 
 SERVERS = "servers"
 GROUP_ATTRIBUTES = {
-    "deploy_stdouts": service_software.DEPLOY_STDOUT,
-    "deploy_stderrs": service_software.DEPLOY_STDERR,
-    "deploy_status_codes": service_software.DEPLOY_STATUS_CODE,
+    "deploy_stdouts": software.DEPLOY_STDOUT,
+    "deploy_stderrs": software.DEPLOY_STDERR,
+    "deploy_status_codes": software.DEPLOY_STATUS_CODE,
 }
 
 

@@ -115,6 +115,7 @@ class NestedValidation:
 class StackResource(NestedValidation, resource.Resource):
     """Base of the resources whose physical resource is a child stack."""
 
+    nested_stack = True
     # outputs of the child: any attribute name may be asked for
     dynamic_attributes = True
     # a preview shows the child's resources in place of this one (Heat's preview)
@@ -180,12 +181,10 @@ class StackResource(NestedValidation, resource.Resource):
 
     def _child_output_results(self):
         """{output name: (value, the error resolving it or None)} of the child stack."""
-        from heat_lite.engine.service import EngineService
-
         child = self.child_stack()
         if child is None:
             return {}
-        child.node_data = EngineService._node_data_of(child)
+        child.node_data = child.stored_node_data()
         results = {}
         for name, output in child.t.outputs(child).items():
             try:
@@ -584,24 +583,6 @@ def _param_prop_type(prop_type):
 
 
 _TEMPLATE_CLASSES = {}
-
-
-def parent_resource_of(stack):
-    """The resource of ``stack``'s owner that ``stack`` is the child of (None if gone):
-    its current row (the one whose physical id is ``stack``, else the newest)."""
-    from heat_lite.engine import stack as parser
-
-    parent = parser.Stack.load(stack.context, stack.owner_id)
-    defn = parent.definition(stack.parent_resource_name)
-    rows = [
-        row
-        for row in db_api.resource_get_all_by_stack(stack.owner_id)
-        if row.name == stack.parent_resource_name
-    ]
-    if defn is None or not rows:
-        return None
-    mine = [row for row in rows if row.nova_instance == stack.id]
-    return resource.Resource.load((mine or rows)[-1], parent, defn)
 
 
 def not_fetched(name):

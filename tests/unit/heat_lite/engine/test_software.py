@@ -1,11 +1,11 @@
-"""service_software against an in-memory database: config I/O normalisation, signals
+"""engine/software.py against an in-memory database: config I/O normalisation, signals
 (status codes, error outputs, only while IN_PROGRESS), visibility between projects."""
 
 import pytest
 
 from heat_lite.common import context, exception
 from heat_lite.db import api as db_api
-from heat_lite.engine import service_software as sw
+from heat_lite.engine import software as sw
 from heat_lite.engine import software_config_io as swc_io
 from heat_lite.engine.resources.openstack.heat import structured_config
 
