@@ -31,9 +31,11 @@ TEMPLATE2 = {
     "outputs": {"o": {"value": {"get_attr": ["w", "output"]}}},
 }
 
+# long enough that the next CLI call (1-5 s to start on a loaded 2-core machine) finds it
+# still in progress
 SLOW = {
     "heat_template_version": "2016-10-14",
-    "resources": {"t": {"type": "OS::Heat::TestResource", "properties": {"wait_secs": 2}}},
+    "resources": {"t": {"type": "OS::Heat::TestResource", "properties": {"wait_secs": 10}}},
 }
 
 
