@@ -343,6 +343,13 @@ def test_failing_minion_ends_create_failed_and_deletes_cleanly(
     stack = hc.stacks.get(found["cluster_id"])
     assert stack.stack_status == "CREATE_FAILED"
     assert stack.stack_status_reason in found["faults"].values()
+    # Heat's reason in status_reason: each failed default nodegroup (both on this stack)
+    reason = stack.stack_status_reason
+    assert "Resource CREATE failed" in reason
+    assert found["status_reason"] == "default-master failed: %s, default-worker failed: %s" % (
+        reason,
+        reason,
+    )
     coe("coe", "cluster", "delete", "failme1")
     wait_gone(coe, "failme1")
     assert_stack_gone(hc, found["cluster_id"])
