@@ -17,6 +17,7 @@ from oslo_config import cfg
 from magnum_lite.conf import (
     api,
     certificates,
+    cinder,
     cluster,
     cluster_heat,
     cluster_templates,
@@ -25,8 +26,10 @@ from magnum_lite.conf import (
     default,
     drivers,
     heat_client,
+    keystone,
     kubernetes,
     notification_listener,
+    os_clients,
     quota,
     x509,
 )
@@ -37,6 +40,7 @@ MODULES = (
     default,
     api,
     certificates,
+    cinder,
     cluster,
     cluster_heat,
     cluster_templates,
@@ -44,8 +48,10 @@ MODULES = (
     database,
     drivers,
     heat_client,
+    keystone,
     kubernetes,
     notification_listener,
+    os_clients,
     quota,
     x509,
 )
