@@ -65,6 +65,8 @@ transport_url = fake://
 host = magnum-lite-all
 # no broker shared with heat-lite: the conductor polls the stacks of clusters in progress
 sync_cluster_status_interval = 1
+# Magnum's checks of images, flavors, keypairs and networks against simcloud's APIs
+validate_os_resources = true
 
 [database]
 connection = sqlite:///{state}/magnum.sqlite
@@ -78,6 +80,17 @@ url = http://127.0.0.1:{heat}/v1/%(project_id)s
 
 [heat_notifications]
 enabled = false
+
+# Where the checks reach simcloud: as the admin of project admin, the identity heat-lite's
+# plugins act with, so the keypair magnum checks is the one the clusters' servers get.
+[keystone_auth]
+auth_type = password
+auth_url = http://127.0.0.1:{simcloud}/identity
+username = admin
+password = {password}
+project_name = admin
+user_domain_id = default
+project_domain_id = default
 """
 
 

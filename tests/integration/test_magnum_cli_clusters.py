@@ -42,7 +42,7 @@ def stack_env(tmp_path_factory):
                     tmp_path_factory.mktemp("magnum"),
                     magnum_db,
                     transport_url,
-                    heat.endpoint,
+                    heat,
                     sync_interval=2,
                 )
                 magnum.start()
@@ -190,6 +190,35 @@ def test_template_crud(coe):
     assert shown["labels"] == {"y": "2"} and shown["public"] is True
     coe("coe", "cluster", "template", "delete", "ct-crud2")
     assert "could not be found" in coe.error("coe", "cluster", "template", "show", "ct-crud2")
+
+
+TEMPLATE_ARGS = ("coe", "cluster", "template", "create", "--coe", "kubernetes",
+                 "--external-network", "public")  # fmt: skip
+
+
+def test_template_create_checks_the_clouds_image_and_flavors(coe):
+    """Magnum's checks against the cloud's Glance and Nova (validate_os_resources on)."""
+    # the driver check comes first and finds no os_distro for an unknown image
+    err = coe.error(*TEMPLATE_ARGS, "--image", "nope", "ct-bad")
+    assert "Cluster type (vm, None, kubernetes) is not supported" in err
+    assert "(HTTP 400)" in err
+    err = coe.error(*TEMPLATE_ARGS, "--image", "nope", "--driver", "k8s_fedora_coreos_v1", "ct-bad")
+    assert "Image nope could not be found (HTTP 400)" in err
+    err = coe.error(*TEMPLATE_ARGS, "--image", "fedora-coreos-40", "--flavor", "huge", "ct-bad")
+    assert "Unable to find flavor huge (HTTP 400)" in err
+    assert "could not be found" in coe.error("coe", "cluster", "template", "show", "ct-bad")
+
+
+def test_cluster_create_checks_the_keypair(coe, template):
+    err = coe.error(
+        "coe", "cluster", "create", "--cluster-template", template, "--keypair", "nokey", "c-bad"
+    )
+    assert "Unable to find keypair nokey (HTTP 404)" in err
+    err = coe.error(
+        "coe", "cluster", "create", "--cluster-template", template, "--flavor", "huge", "c-bad"
+    )
+    assert "Unable to find flavor huge (HTTP 400)" in err
+    assert "could not be found" in coe.error("coe", "cluster", "show", "c-bad")
 
 
 def test_cluster_matches_its_stack(cluster, hc):
