@@ -145,7 +145,7 @@ def ca_pem(coe, cluster):
 
 @pytest.fixture(scope="module")
 def cluster(coe, hc, template):
-    """c1: 1 master, 2 nodes, CREATE_COMPLETE."""
+    """c1: 1 master, 2 nodes, keypair default (heat-lite's cloud user's), CREATE_COMPLETE."""
     coe(
         "coe",
         "cluster",
@@ -156,6 +156,8 @@ def cluster(coe, hc, template):
         "1",
         "--node-count",
         "2",
+        "--keypair",
+        "default",
         "c1",
     )
     found = wait_status(coe, "c1", ["CREATE_COMPLETE", "CREATE_FAILED"])
@@ -228,6 +230,8 @@ def test_cluster_matches_its_stack(cluster, hc):
     assert cluster["node_addresses"] == out["kube_minions"]
     assert len(cluster["node_addresses"]) == 2 and cluster["node_count"] == 2
     assert cluster["master_count"] == 1 and cluster["coe_version"]
+    assert cluster["keypair"] == "default"
+    assert hc.stacks.get(cluster["cluster_id"]).parameters["ssh_key_name"] == "default"
 
 
 def test_template_in_use_cannot_be_deleted(coe, cluster, template):
