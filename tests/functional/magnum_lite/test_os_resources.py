@@ -63,6 +63,13 @@ def cloud():
         images = (("no-distro", {}), ("twin", {"os_distro": "fedora-coreos"}))
         for name, props in (*images, images[1]):
             sdk.image.create_image(name=name, disk_format="qcow2", container_format="bare", **props)
+        sdk.image.create_image(
+            name="custom",
+            disk_format="qcow2",
+            container_format="bare",
+            os_distro="ubuntu",
+            magnum_driver="k8s_fedora_coreos_v1",
+        )
         cloud.sdk = sdk
         yield cloud
 
@@ -165,6 +172,12 @@ def test_template_create_resolves_names_and_ids(api, cloud):
     )
     assert r.json["cluster_distro"] == "fedora-coreos" and r.json["image_id"] == image.id
     assert r.json["driver"] == "k8s_fedora_coreos_v1"
+
+
+def test_image_names_its_driver(api):
+    """No driver runs (vm, ubuntu, kubernetes): the image's magnum_driver property picks one."""
+    r = create_template(api, image_id="custom")
+    assert (r.json["driver"], r.json["cluster_distro"]) == ("k8s_fedora_coreos_v1", "ubuntu")
 
 
 def test_template_update_checks_the_cloud(api):
