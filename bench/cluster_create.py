@@ -71,7 +71,7 @@ def run(count, sync_interval, timeout, logs=None):
                     pathlib.Path(tmp) / "magnum",
                     magnum_db,
                     transport_url,
-                    heat.endpoint,
+                    heat,
                     sync_interval=sync_interval,
                 )
                 magnum.start()

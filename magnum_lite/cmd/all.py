@@ -215,14 +215,6 @@ def start_all(supervisor, layout, args):
         print(" up (%.1fs)" % (time.monotonic() - began), flush=True)
 
 
-def seed(layout):
-    private_key = all_setup.seed_keypair(layout.auth_url)
-    if private_key:
-        pem = layout.state_dir / "default.pem"
-        pem.write_text(private_key)
-        pem.chmod(0o600)
-
-
 def announce_clouds_yaml(layout, args):
     entry = {"clouds": {all_setup.CLOUD_NAME: layout.cloud_entry()}}
     text = yaml.safe_dump(entry, default_flow_style=False, sort_keys=False)
@@ -274,7 +266,6 @@ def main(argv=None):
     signal.signal(signal.SIGINT, _raise_stop)
     try:
         start_all(supervisor, layout, args)
-        seed(layout)
         announce_clouds_yaml(layout, args)
         announce(layout, supervisor)
         while True:

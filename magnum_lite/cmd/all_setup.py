@@ -1,11 +1,10 @@
-"""What magnum-lite-all writes and seeds around its services: each service's config file in
-the state directory, the ``magnum-lite`` entry of the user's clouds.yaml, and the keypair
-``default`` (simcloud-manage db_sync seeds the rest: flavors, images, network ``public``).
+"""What magnum-lite-all writes around its services: each service's config file in the
+state directory and the ``magnum-lite`` entry of the user's clouds.yaml (simcloud-manage
+db_sync seeds the cloud: flavors, images, network ``public``, admin's keypair ``default``).
 
     layout = Layout(state_dir, ports)
     layout.write_configs()
     entry = write_clouds_yaml(layout.cloud_entry())
-    seed_keypair(layout.auth_url, 'admin', 'password')
 """
 
 import dataclasses
@@ -13,7 +12,6 @@ import os
 import pathlib
 import tempfile
 
-import requests
 import yaml
 
 CLOUD_NAME = "magnum-lite"
@@ -65,6 +63,8 @@ transport_url = fake://
 host = magnum-lite-all
 # no broker shared with heat-lite: the conductor polls the stacks of clusters in progress
 sync_cluster_status_interval = 1
+# Magnum's checks of images, flavors, keypairs and networks against simcloud's APIs
+validate_os_resources = true
 
 [database]
 connection = sqlite:///{state}/magnum.sqlite
@@ -78,6 +78,17 @@ url = http://127.0.0.1:{heat}/v1/%(project_id)s
 
 [heat_notifications]
 enabled = false
+
+# Where the checks reach simcloud: as the admin of project admin, the identity heat-lite's
+# plugins act with, so the keypair magnum checks is the one the clusters' servers get.
+[keystone_auth]
+auth_type = password
+auth_url = http://127.0.0.1:{simcloud}/identity
+username = admin
+password = {password}
+project_name = admin
+user_domain_id = default
+project_domain_id = default
 """
 
 
@@ -169,45 +180,3 @@ def write_clouds_yaml(entry, path=None):
     os.chmod(tmp, 0o600)
     os.replace(tmp, path)
     return path
-
-
-def _token(auth_url, user, password):
-    body = {
-        "auth": {
-            "identity": {
-                "methods": ["password"],
-                "password": {
-                    "user": {"name": user, "domain": {"id": "default"}, "password": password}
-                },
-            },
-            "scope": {"project": {"name": user, "domain": {"id": "default"}}},
-        }
-    }
-    resp = requests.post(auth_url + "/v3/auth/tokens", json=body, timeout=10)
-    resp.raise_for_status()
-    return resp.headers["X-Subject-Token"], resp.json()["token"]["catalog"]
-
-
-def _public_url(catalog, service_type):
-    for service in catalog:
-        if service["type"] == service_type:
-            for endpoint in service["endpoints"]:
-                if endpoint["interface"] == "public":
-                    return endpoint["url"].rstrip("/")
-    raise LookupError("no %s endpoint in the catalog" % service_type)
-
-
-def seed_keypair(auth_url, user="admin", password=ADMIN_PASSWORD, name="default"):
-    """The keypair ``name`` of ``user`` in simcloud's Nova, created once (kept after).
-
-    Returns the private key Nova generated for a new keypair, None if it existed."""
-    token, catalog = _token(auth_url, user, password)
-    compute = _public_url(catalog, "compute")
-    headers = {"X-Auth-Token": token}
-    if requests.get(compute + "/os-keypairs/" + name, headers=headers, timeout=10).ok:
-        return None
-    resp = requests.post(
-        compute + "/os-keypairs", json={"keypair": {"name": name}}, headers=headers, timeout=10
-    )
-    resp.raise_for_status()
-    return resp.json()["keypair"].get("private_key")

@@ -11,15 +11,29 @@ Every client is built on one keystoneauth session, ``keystone_session()``:
   session carries the caller's identity headers (X-User-Id, X-Project-Id, X-Roles),
   which heat-lite's noauth middleware reads.
 
+The cloud's other APIs (Glance, Nova, Neutron) are reached through an openstacksdk
+Connection on ``keystone_session()``; in noauth mode that session authenticates as
+magnum's service user of ``[keystone_auth]`` (keystoneauth1.loading, as Magnum) and finds
+each endpoint in the token's catalog (``[glance_client]``, ``[nova_client]``,
+``[neutron_client]`` region_name and endpoint_type).
+
     osc = OpenStackClients(context)
     osc.heat().stacks.create(stack_name='c1-abc', template={...}, ...)
+    osc.cloud().compute.get_keypair('default')
 """
 
+import openstack
 from heatclient import client as heatclient
 from keystoneauth1 import session as ks_session
 
 from magnum_lite.common import keystone
 from magnum_lite.conf import CONF
+from magnum_lite.conf import os_clients as os_clients_conf
+
+
+def _interface(endpoint_type):
+    """Magnum's endpoint_type ('publicURL') as a keystoneauth interface ('public')."""
+    return endpoint_type[: -len("URL")] if endpoint_type.endswith("URL") else endpoint_type
 
 
 def keystone_mode():
@@ -35,15 +49,19 @@ class OpenStackClients:
         self._session = None
         self._heat = None
         self._keystone = None
+        self._cloud = None
 
     def keystone_session(self):
-        """The keystoneauth session every client of this context shares."""
+        """The keystoneauth session every client of this context shares: keystone mode,
+        the context's own auth (token, trustee and trust, or the service user); noauth,
+        magnum's service user of ``[keystone_auth]`` (the cloud's APIs; Heat is reached
+        without it, see heat())."""
         if self._session is None:
             if keystone_mode():
-                self._session = keystone.make_session(keystone.auth_for_context(self.context))
+                auth = keystone.auth_for_context(self.context)
             else:
-                verify = CONF.heat_client.ca_file or not CONF.heat_client.insecure
-                self._session = ks_session.Session(verify=verify)
+                auth = keystone.service_auth()
+            self._session = keystone.make_session(auth)
         return self._session
 
     def keystone(self):
@@ -76,16 +94,37 @@ class OpenStackClients:
         return opts.url % {"project_id": self.context.project_id}
 
     def heat(self):
-        """A python-heatclient Client talking to Heat as the context's caller."""
+        """A python-heatclient Client talking to Heat as the context's caller (noauth:
+        a plain session and the caller's identity headers, which heat-lite's noauth
+        middleware reads)."""
         if self._heat is None:
-            headers = None if keystone_mode() else self._identity_headers()
+            if keystone_mode():
+                session, headers = self.keystone_session(), None
+            else:
+                verify = CONF.heat_client.ca_file or not CONF.heat_client.insecure
+                session, headers = ks_session.Session(verify=verify), self._identity_headers()
             self._heat = heatclient.Client(
                 CONF.heat_client.api_version,
-                session=self.keystone_session(),
+                session=session,
                 endpoint=self.heat_url(),
                 additional_headers=headers,
             )
         return self._heat
+
+    def cloud(self):
+        """An openstacksdk Connection on keystone_session(): ``.image``, ``.compute`` and
+        ``.network`` at the catalog's endpoints."""
+        if self._cloud is None:
+            where = {}
+            for group, service_type in os_clients_conf.SERVICE_TYPES.items():
+                opts = CONF[group]
+                where[service_type + "_interface"] = _interface(opts.endpoint_type)
+                if opts.region_name:
+                    where[service_type + "_region_name"] = opts.region_name
+            self._cloud = openstack.connection.Connection(
+                session=self.keystone_session(), compute_api_version="2", **where
+            )
+        return self._cloud
 
     def octavia_enabled(self):
         """Whether the cloud has a load-balancer service (Magnum asks the catalog).

@@ -9,6 +9,7 @@ trustee domain admin, trustees and trusts. Keystone mode only.
 """
 
 import logging
+import threading
 
 from keystoneauth1 import exceptions as ka_exception
 from keystoneauth1 import loading as ka_loading
@@ -37,14 +38,35 @@ def make_session(auth):
     return ka_loading.load_session_from_conf_options(CONF, CFG_GROUP, auth=auth)
 
 
+_lock = threading.Lock()
+# magnum's service user, one auth plugin per process: keystoneauth keeps its token and
+# renews it before it expires, so requests do not each authenticate again
+_service_auth = {}
+
+
 def service_auth():
-    """The magnum service user's plugin (``[keystone_auth]``)."""
-    auth = ka_loading.load_auth_from_conf_options(CONF, CFG_GROUP)
-    if auth is None:
-        raise exception.AuthorizationFailure(
-            client="keystone", message="[keystone_auth] has no auth_type."
-        )
-    return auth
+    """The magnum service user's plugin (``[keystone_auth]``), loaded once per process.
+
+    :raises ServiceUnavailable: (503) when ``[keystone_auth]`` names no auth_type
+    """
+    with _lock:
+        plugin = _service_auth.get("plugin")
+        if plugin is None:
+            plugin = ka_loading.load_auth_from_conf_options(CONF, CFG_GROUP)
+            if plugin is None:
+                raise exception.ServiceUnavailable(
+                    service="The cloud's identity",
+                    reason="[%s] names no auth_type" % CFG_GROUP,
+                )
+            _service_auth["plugin"] = plugin
+    return plugin
+
+
+def forget_service_auth():
+    """Drop the service user's plugin (its token); the next use loads it again from
+    [keystone_auth] (tests that point magnum-lite at another cloud)."""
+    with _lock:
+        _service_auth.clear()
 
 
 def auth_for_context(context):

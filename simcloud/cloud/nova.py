@@ -85,7 +85,14 @@ class NovaService(base.SimService):
                 return key
         raise self.not_found("keypair", key_name)
 
-    def create_keypair(self, name, public_key=None, key_type="ssh"):
+    def seed_keypair(self, name):
+        """The context's user's keypair ``name``, made once (its id derived from the
+        user and the name, so any process may seed)."""
+        key_id = base.seeded_id("nova.keypair", "%s:%s" % (self.context.user_id, name))
+        if self.get("keypair", key_id) is None:
+            self.create_keypair(name, key_id=key_id)
+
+    def create_keypair(self, name, public_key=None, key_type="ssh", key_id=None):
         if any(k["name"] == name for k in self.keypairs()):
             raise exception.Conflict("Key pair '%s' already exists." % name)
         private_key = None
@@ -102,6 +109,7 @@ class NovaService(base.SimService):
                 "type": key_type,
                 "user_id": getattr(self.context, "user_id", None),
             },
+            obj_id=key_id,
         )
         if private_key:
             key["private_key"] = private_key

@@ -125,6 +125,12 @@ simulation_opts = [
         default=["fedora-coreos-40:fedora-coreos", "cirros-0.6.2:cirros"],
         help="Seeded public images, as <name>:<os_distro>; the id is derived from the name.",
     ),
+    cfg.ListOpt(
+        "keypairs",
+        default=["admin:default"],
+        help="Seeded Nova keypairs, as <user>:<name> (a keypair belongs to its user); the "
+        "key is generated, its private half is not kept.",
+    ),
     cfg.StrOpt("public_network", default="public", help="Name of the seeded external network."),
     cfg.StrOpt(
         "public_subnet_cidr",

@@ -1,6 +1,6 @@
 """Seeding (as ``keystone-manage bootstrap`` and devstack do): the admin project, user and
 role, the member, reader and service roles, a demo project/user, the service project and
-its users; then the cloud's flavors, images and the public network.
+its users; then the cloud's flavors, images, the public network and the users' keypairs.
 
 Ids are derived from names, so any process may seed and every process agrees. A seeded
 user's password is set again when the config's no longer matches it.
@@ -73,6 +73,20 @@ def seed_cloud(admin_project_id):
     nova.NovaService(ctx).seed_flavors()
     glance.GlanceService(ctx).seed_images()
     neutron.NeutronService(ctx).ensure_public()
+    seed_keypairs()
+
+
+def seed_keypairs():
+    """[simulation] keypairs: each made as its user, in the user's own project."""
+    for entry in CONF.simulation.keypairs:
+        user_name, _, key_name = entry.partition(":")
+        user = db.get("user", seeded_id("user", user_name))
+        if user is None or not key_name:
+            raise ValueError("[simulation] keypairs: %r names no seeded user and key" % entry)
+        ctx = context.RequestContext(
+            user_id=user.id, project_id=user.default_project_id, roles=["member"]
+        )
+        nova.NovaService(ctx).seed_keypair(key_name)
 
 
 def run():

@@ -42,7 +42,7 @@ def stack_env(tmp_path_factory):
                     tmp_path_factory.mktemp("magnum"),
                     magnum_db,
                     transport_url,
-                    heat.endpoint,
+                    heat,
                     sync_interval=2,
                 )
                 magnum.start()
@@ -145,7 +145,7 @@ def ca_pem(coe, cluster):
 
 @pytest.fixture(scope="module")
 def cluster(coe, hc, template):
-    """c1: 1 master, 2 nodes, CREATE_COMPLETE."""
+    """c1: 1 master, 2 nodes, keypair default (heat-lite's cloud user's), CREATE_COMPLETE."""
     coe(
         "coe",
         "cluster",
@@ -156,6 +156,8 @@ def cluster(coe, hc, template):
         "1",
         "--node-count",
         "2",
+        "--keypair",
+        "default",
         "c1",
     )
     found = wait_status(coe, "c1", ["CREATE_COMPLETE", "CREATE_FAILED"])
@@ -192,6 +194,35 @@ def test_template_crud(coe):
     assert "could not be found" in coe.error("coe", "cluster", "template", "show", "ct-crud2")
 
 
+TEMPLATE_ARGS = ("coe", "cluster", "template", "create", "--coe", "kubernetes",
+                 "--external-network", "public")  # fmt: skip
+
+
+def test_template_create_checks_the_clouds_image_and_flavors(coe):
+    """Magnum's checks against the cloud's Glance and Nova (validate_os_resources on)."""
+    # the driver check comes first and finds no os_distro for an unknown image
+    err = coe.error(*TEMPLATE_ARGS, "--image", "nope", "ct-bad")
+    assert "Cluster type (vm, None, kubernetes) is not supported" in err
+    assert "(HTTP 400)" in err
+    err = coe.error(*TEMPLATE_ARGS, "--image", "nope", "--driver", "k8s_fedora_coreos_v1", "ct-bad")
+    assert "Image nope could not be found (HTTP 400)" in err
+    err = coe.error(*TEMPLATE_ARGS, "--image", "fedora-coreos-40", "--flavor", "huge", "ct-bad")
+    assert "Unable to find flavor huge (HTTP 400)" in err
+    assert "could not be found" in coe.error("coe", "cluster", "template", "show", "ct-bad")
+
+
+def test_cluster_create_checks_the_keypair(coe, template):
+    err = coe.error(
+        "coe", "cluster", "create", "--cluster-template", template, "--keypair", "nokey", "c-bad"
+    )
+    assert "Unable to find keypair nokey (HTTP 404)" in err
+    err = coe.error(
+        "coe", "cluster", "create", "--cluster-template", template, "--flavor", "huge", "c-bad"
+    )
+    assert "Unable to find flavor huge (HTTP 400)" in err
+    assert "could not be found" in coe.error("coe", "cluster", "show", "c-bad")
+
+
 def test_cluster_matches_its_stack(cluster, hc):
     out = outputs(hc, cluster["cluster_id"])
     assert cluster["api_address"] == "https://%s:6443" % out["api_address"]
@@ -199,6 +230,8 @@ def test_cluster_matches_its_stack(cluster, hc):
     assert cluster["node_addresses"] == out["kube_minions"]
     assert len(cluster["node_addresses"]) == 2 and cluster["node_count"] == 2
     assert cluster["master_count"] == 1 and cluster["coe_version"]
+    assert cluster["keypair"] == "default"
+    assert hc.stacks.get(cluster["cluster_id"]).parameters["ssh_key_name"] == "default"
 
 
 def test_template_in_use_cannot_be_deleted(coe, cluster, template):
@@ -343,6 +376,13 @@ def test_failing_minion_ends_create_failed_and_deletes_cleanly(
     stack = hc.stacks.get(found["cluster_id"])
     assert stack.stack_status == "CREATE_FAILED"
     assert stack.stack_status_reason in found["faults"].values()
+    # Heat's reason in status_reason: each failed default nodegroup (both on this stack)
+    reason = stack.stack_status_reason
+    assert "Resource CREATE failed" in reason
+    assert found["status_reason"] == "default-master failed: %s, default-worker failed: %s" % (
+        reason,
+        reason,
+    )
     coe("coe", "cluster", "delete", "failme1")
     wait_gone(coe, "failme1")
     assert_stack_gone(hc, found["cluster_id"])

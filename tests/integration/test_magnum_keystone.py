@@ -51,10 +51,10 @@ def deployment(tmp_path_factory):
                     tmp_path_factory.mktemp("magnum"),
                     magnum_db,
                     transport_url,
-                    heat.endpoint,
+                    heat,
                     sync_interval=2,
                     api_port=magnum_port,
-                    keystone=(heat.cloud, trust),
+                    trust=trust,
                 )
                 magnum.start()
                 try:

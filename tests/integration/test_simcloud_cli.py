@@ -87,8 +87,10 @@ def test_flavors_and_keypairs(admin):
     flavors = {f["Name"]: f for f in admin.json("flavor", "list")}
     assert set(flavors) >= {"m1.tiny", "m1.small", "m1.medium", "m1.large", "m1.xlarge"}
     assert flavors["m1.small"]["RAM"] == 2048
-    admin("keypair", "create", "default")
-    assert "default" in {k["Name"] for k in admin.json("keypair", "list")}
+    # admin's keypair default is seeded ([simulation] keypairs); a second one is not
+    assert "Key pair 'default' already exists." in admin.error("keypair", "create", "default")
+    admin("keypair", "create", "mine")
+    assert {"default", "mine"} <= {k["Name"] for k in admin.json("keypair", "list")}
 
 
 def test_networks_servers_volumes(admin, demo):

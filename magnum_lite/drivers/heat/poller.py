@@ -8,7 +8,10 @@ CREATE_FAILED or UPDATE_COMPLETE GET it again with outputs and copy them (API
 address, node addresses, node counts from the stack's parameters, coe_version);
 otherwise copy a changed status. A stack Heat no longer knows ends the nodegroup's
 operation (DELETE_IN_PROGRESS -> DELETE_COMPLETE, CREATE/UPDATE -> *_FAILED). The
-cluster's status is then aggregated from its nodegroups'.
+cluster's status is then aggregated from its nodegroups'; a failed cluster's
+status_reason names each failed nodegroup with its stack's reason ("default-worker
+failed: Resource CREATE failed: ..."), where Magnum 22 names the nodegroups only
+(docs/magnum-api.md §9.6).
 """
 
 import collections
@@ -43,6 +46,15 @@ MISSING_STACK = {
 FAILED = "_FAILED"
 IN_PROGRESS = "_IN_PROGRESS"
 COMPLETE = "_COMPLETE"
+
+
+def _failure_reason(ng_status):
+    """``<nodegroup> failed``, as Magnum 22 says it, followed by Heat's stack_status_reason
+    of that nodegroup's stack (kept whole in the cluster's ``faults`` too), so the reason
+    a user reads on the cluster is Heat's."""
+    if not ng_status.reason:
+        return "%s failed" % ng_status.name
+    return "%s failed: %s" % (ng_status.name, ng_status.reason)
 
 
 class HeatPoller:
@@ -113,8 +125,8 @@ class HeatPoller:
         ):
             self.cluster.status = UPDATE_COMPLETE
         if self.cluster.status.endswith(FAILED):
-            reasons = ["%s failed" % ns.name for ns in ng_statuses if ns.status.endswith(FAILED)]
-            self.cluster.status_reason = ", ".join(reasons)
+            failed = [ns for ns in ng_statuses if ns.status.endswith(FAILED)]
+            self.cluster.status_reason = ", ".join(_failure_reason(ns) for ns in failed)
         self.cluster.save()
 
     def _sync_cluster_and_template_status(self, stack):

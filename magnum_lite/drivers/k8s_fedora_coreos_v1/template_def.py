@@ -131,7 +131,8 @@ def network_params(context, template, cluster, nodegroups, labels):
 
 def volume_params(context, template, cluster, nodegroups, labels):
     """Boot, docker and etcd volume sizes and types."""
-    params = {"boot_volume_size": int(_label(labels, template, "boot_volume_size", 0))}
+    default_size = CONF.cinder.default_boot_volume_size
+    params = {"boot_volume_size": int(_label(labels, template, "boot_volume_size", default_size))}
     sizes = {
         "docker_volume_type": cluster.docker_volume_size or template.docker_volume_size,
         "etcd_volume_type": int(labels.get("etcd_volume_size") or 0),

@@ -3,6 +3,8 @@ resource plugins and magnum-lite's checks make, scoping and each service's error
 
 import pytest
 
+from simcloud.identity import bootstrap
+
 pytestmark = pytest.mark.functional
 
 N = "/networking/v2.0"
@@ -44,8 +46,12 @@ def test_magnum_checks(simcloud):
     assert (flavor["name"], flavor["vcpus"], flavor["ram"]) == ("m1.medium", 2, 4096)
     names = [f["name"] for f in simcloud.get(C + "/flavors", status=200).json["flavors"]]
     assert names == ["m1.tiny", "m1.small", "m1.medium", "m1.large", "m1.xlarge"]
-    simcloud.post(C + "/os-keypairs", {"keypair": {"name": "default"}}, status=200)
-    assert simcloud.get(C + "/os-keypairs/default", status=200).json["keypair"]["name"]
+    # seeded: admin's keypair default ([simulation] keypairs), which is admin's only
+    key = simcloud.get(C + "/os-keypairs/default", status=200).json["keypair"]
+    assert key["name"] == "default" and key["public_key"].startswith("ssh-rsa ")
+    assert key["user_id"] == bootstrap.seeded_id("user", "admin")
+    assert "private_key" not in key
+    assert simcloud.get(C + "/os-keypairs/default", user="demo", status=404)
     missing = simcloud.get(C + "/os-keypairs/nope", status=404).json
     assert missing["itemNotFound"]["code"] == 404
     public = simcloud.get(N + "/networks?router:external=True&name=public").json["networks"]

@@ -105,17 +105,22 @@ def _validate_dns(value):
 
 
 def _fill_defaults(values, context):
+    """Magnum's order: the driver check on the image's os_distro (an image that cannot be
+    found has none there), then the cloud's resources (image first), then the image's
+    os_distro becomes the template's cluster_distro."""
     values["project_id"] = context.project_id
     values["user_id"] = context.user_id
-    values["cluster_distro"] = os_resources.image_os_distro(context, values["image_id"])
     if not values.get("network_driver"):
         values["network_driver"] = CONF.cluster_template.kubernetes_default_network_driver
+    distro, image_driver = os_resources.image_for_driver(context, values["image_id"])
     values["driver"] = driver_lookup.check_cluster_type(
         values.get("server_type") or "vm",
-        values["cluster_distro"],
+        distro,
         values["coe"],
-        values.get("driver") or CONF.drivers.default_driver,
+        values.get("driver") or image_driver or CONF.drivers.default_driver,
     )
+    os_resources.validate_template_resources(context, values)
+    values["cluster_distro"] = os_resources.image_os_distro(context, values["image_id"])
     values["labels"] = {k: str(v) for k, v in (values.get("labels") or {}).items()}
     if not values.get("name"):
         values["name"] = utils.generate_name("template")
@@ -201,7 +206,6 @@ class ClusterTemplatesController(rest.RestController):
         if values.get("dns_nameserver"):
             _validate_dns(values["dns_nameserver"])
         _fill_defaults(values, context)
-        os_resources.validate_template_resources(context, values)
         template = objects.ClusterTemplate(context, **values)
         template.create()
         pecan.response.location = link.Link.make_link(

@@ -139,8 +139,13 @@ def test_failed_minion_fails_the_cluster_with_heats_reason(heat_endpoint, k8s, e
         assert _sync_until_done(k8s, cluster) == "CREATE_FAILED"
     finally:
         heat_endpoint.cloud.set(fail_objects=[])
-    assert cluster.status_reason == "default-master failed, default-worker failed"
-    assert "kube-minion" in cluster.default_ng_worker.status_reason
+    worker_reason = cluster.default_ng_worker.status_reason
+    assert "kube-minion" in worker_reason
+    # both default nodegroups share the cluster's stack: each is named with its reason
+    assert cluster.status_reason == "default-master failed: %s, default-worker failed: %s" % (
+        worker_reason,
+        worker_reason,
+    )
     k8s.delete_cluster(CTX, cluster)
     cluster.status = "DELETE_IN_PROGRESS"
     assert _sync_until_done(k8s, cluster) == "DELETE_COMPLETE"

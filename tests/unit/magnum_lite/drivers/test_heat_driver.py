@@ -260,8 +260,19 @@ def test_poll_failure_names_the_failed_nodegroups(heat, k8s, monkeypatch):
     heat.stacks.stacks["s1"] = _stack("CREATE_FAILED", "Resource CREATE failed: boom")
     _poll(k8s, cluster, heat, monkeypatch)
     assert cluster.status == "CREATE_FAILED"
-    assert cluster.status_reason == "default-master failed, default-worker failed"
+    # Magnum's "<ng> failed", each with Heat's stack_status_reason of its stack
+    assert cluster.status_reason == (
+        "default-master failed: Resource CREATE failed: boom, "
+        "default-worker failed: Resource CREATE failed: boom"
+    )
     assert cluster.default_ng_master.status_reason == "Resource CREATE failed: boom"
+
+
+def test_poll_failure_without_heats_reason_names_the_nodegroup_only(heat, k8s, monkeypatch):
+    cluster = _with_stack(fake_cluster(fake_template()))
+    heat.stacks.stacks["s1"] = _stack("CREATE_FAILED", "")
+    _poll(k8s, cluster, heat, monkeypatch)
+    assert cluster.status_reason == "default-master failed, default-worker failed"
 
 
 def test_poll_missing_stack(heat, k8s, monkeypatch):
@@ -287,7 +298,8 @@ def test_poll_aggregates_extra_nodegroups(heat, k8s, monkeypatch):
     assert cluster.status == "UPDATE_IN_PROGRESS" and extra.status == "CREATE_IN_PROGRESS"
     heat.stacks.stacks["s2"] = _stack("CREATE_FAILED", "no room")
     _poll(k8s, cluster, heat, monkeypatch)
-    assert (cluster.status, cluster.status_reason) == ("UPDATE_FAILED", "gpu failed")
+    # only the failed nodegroup is named, with its stack's reason
+    assert (cluster.status, cluster.status_reason) == ("UPDATE_FAILED", "gpu failed: no room")
     heat.stacks.stacks["s2"] = _stack("DELETE_COMPLETE")
     _poll(k8s, cluster, heat, monkeypatch)
     assert [ng.name for ng in cluster.nodegroups] == ["default-master", "default-worker"]
