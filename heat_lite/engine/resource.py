@@ -16,7 +16,7 @@ import time
 from heat_lite.common import exception, short_id
 from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
-from heat_lite.engine import event, hooks
+from heat_lite.engine import event, hooks, stack_watch
 from heat_lite.rpc import api as rpc_api
 
 INIT, CREATE, DELETE, UPDATE = rpc_api.INIT, rpc_api.CREATE, rpc_api.DELETE, rpc_api.UPDATE
@@ -544,19 +544,46 @@ class Resource:
 
     def _poll(self, handle, check, timeout):
         """handle(), then check(token) until it is true; the wait between checks ends at
-        once when the task is cancelled (``cancel_event``, set by the worker)."""
+        once when the task is cancelled (``cancel_event``, set by the worker), or when
+        the stack the check waits for (``watched_stack``) announces its state."""
         deadline = time.monotonic() + timeout if timeout is not None else None
         cancel = self.cancel_event
         token = handle()
+        watched = self.watched_stack(token)
+        if watched is None:
+            self._poll_wait(check, token, deadline, cancel, None)
+            return
+        with stack_watch.watching(watched) as woken:
+            linked = getattr(cancel, "linked", None)
+            if linked is not None:
+                linked.add(woken)
+            try:
+                self._poll_wait(check, token, deadline, cancel, woken)
+            finally:
+                if linked is not None:
+                    linked.discard(woken)
+
+    def _poll_wait(self, check, token, deadline, cancel, woken):
         wait = POLL_START
-        while not check(token):
+        while True:
+            if woken is not None:
+                woken.clear()  # before the check: an announcement after it is kept
+            if check(token):
+                return
             if deadline is not None and time.monotonic() > deadline:
                 raise Timeout()
-            if cancel is None:
+            event = woken if woken is not None else cancel
+            if event is None:
                 time.sleep(wait)
-            elif cancel.wait(wait):
+            else:
+                event.wait(wait)
+            if cancel is not None and cancel.is_set():
                 raise exception.CancelOperation()
             wait = min(wait * 2, self.poll_cap)
+
+    def watched_stack(self, token):
+        """The stack whose end check_*_complete(token) waits for, if any (nested stacks)."""
+        return None
 
     def _event_properties(self):
         """The template's resolved property values, for events; {} when they cannot be

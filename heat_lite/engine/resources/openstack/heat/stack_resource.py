@@ -278,6 +278,10 @@ class StackResource(NestedValidation, resource.Resource):
         self.resource_id_store()
         return ident["stack_id"]
 
+    def watched_stack(self, token):
+        """check_*_complete waits for the child: its end wakes the poll (stack_watch)."""
+        return self.resource_id or (token if isinstance(token, str) else None)
+
     def _check_child(self, action):
         row = self._child_row()
         if row is None:
