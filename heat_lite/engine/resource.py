@@ -585,6 +585,15 @@ class Resource:
         """The stack whose end check_*_complete(token) waits for, if any (nested stacks)."""
         return None
 
+    def read_once(self, key, read):
+        """``read()``, done once per ``node_data`` (whose attributes share the result)."""
+        memo = getattr(self, "_read_memo", None)
+        if memo is None:
+            return read()
+        if key not in memo:
+            memo[key] = read()
+        return memo[key]
+
     def _event_properties(self):
         """The template's resolved property values, for events; {} when they cannot be
         resolved (a value past the engine's bounds): the action then fails with why."""
@@ -648,14 +657,21 @@ class Resource:
     # -- data for dependents ---------------------------------------------------------------
 
     def node_data(self, attr_names=()):
-        """What this resource sends along its graph edges (docs/rpc-and-convergence.md §4.9)."""
+        """What this resource sends along its graph edges (docs/rpc-and-convergence.md §4.9).
+
+        The attributes are read from one view of the physical resource (``read_once``):
+        one GET of the object, one resolution of a child stack's outputs."""
         attrs, errors = {}, {}
-        for name in attr_names:
-            try:
-                attrs[name] = self.get_attribute(name)
-            except Exception as exc:  # sent as None, with the error reading it raises
-                attrs[name] = None
-                errors[name] = str(exc)
+        self._read_memo = {}
+        try:
+            for name in attr_names:
+                try:
+                    attrs[name] = self.get_attribute(name)
+                except Exception as exc:  # sent as None, with the error reading it raises
+                    attrs[name] = None
+                    errors[name] = str(exc)
+        finally:
+            self._read_memo = None
         data = {
             "id": self.id,
             "name": self.name,

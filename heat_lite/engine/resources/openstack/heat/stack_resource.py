@@ -426,7 +426,7 @@ class StackResource(NestedValidation, resource.Resource):
     # -- attributes ------------------------------------------------------------------------
 
     def get_attribute(self, key, *path):
-        results = self._child_output_results()
+        results = self.read_once("outputs", self._child_output_results)
         if key not in results:
             return None
         value, error = results[key]
