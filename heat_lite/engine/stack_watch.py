@@ -1,4 +1,4 @@
-"""Waking the resources that wait for a nested stack.
+"""Waking the resources that wait for a nested stack (docs/rpc-and-convergence.md §3.2).
 
 A nested stack's parent resource polls the child's row until its action ends
 (``check_*_complete``, as Heat does), backing off to ``POLL_CAP`` between polls. So that a
