@@ -22,6 +22,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from magnumclient import client as magnum_client  # noqa: E402
 
+from bench import cpu  # noqa: E402
 from tests.fixtures import magnum_services, services  # noqa: E402
 
 POLL_S = float(os.environ.get("BENCH_POLL_S", "0.05"))
@@ -91,9 +92,12 @@ def run(count, sync_interval, timeout, logs=None):
                         master_flavor_id="m1.medium",
                         master_lb_enabled=True,
                     )
+                    meter = cpu.Meter(dict(cpu.heat_procs(heat), **magnum.procs))
                     t0 = time.monotonic()
                     done = wait_complete(mc, create_clusters(mc, count), timeout)
-                    return done, time.monotonic() - t0
+                    elapsed = time.monotonic() - t0
+                    print("cpu_s: %s" % cpu.line(meter.lap()))
+                    return done, elapsed
                 finally:
                     magnum.stop()
         finally:

@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from heatclient import client as heat_client  # noqa: E402
 
+from bench import cpu  # noqa: E402
 from tests.fixtures import services  # noqa: E402
 from tests.integration import helpers  # noqa: E402
 from tests.integration import test_magnum_k8s_templates as k8s  # noqa: E402
@@ -52,9 +53,15 @@ def measure(runs):
             procs.start()
             try:
                 hc = heat_client.Client("1", endpoint=procs.endpoint, token="bench")
+                meter = cpu.Meter(cpu.heat_procs(procs))
                 for i in range(runs):
                     times.append(create_once(hc, "k8s-%d" % i))
-                    print("create %d: %.2f s" % (i, times[-1]), flush=True)
+                    used = meter.lap()
+                    print(
+                        "create %d: %.2f s (create+delete cpu_s: %s)"
+                        % (i, times[-1], cpu.line(used)),
+                        flush=True,
+                    )
             finally:
                 procs.stop()
     return times

@@ -16,7 +16,7 @@ import time
 from heat_lite.common import exception, short_id
 from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
-from heat_lite.engine import event, hooks
+from heat_lite.engine import event, hooks, stack_watch
 from heat_lite.rpc import api as rpc_api
 
 INIT, CREATE, DELETE, UPDATE = rpc_api.INIT, rpc_api.CREATE, rpc_api.DELETE, rpc_api.UPDATE
@@ -542,19 +542,55 @@ class Resource:
 
     def _poll(self, handle, check, timeout):
         """handle(), then check(token) until it is true; the wait between checks ends at
-        once when the task is cancelled (``cancel_event``, set by the worker)."""
+        once when the task is cancelled (``cancel_event``, set by the worker), or when
+        the stack the check waits for (``watched_stack``) announces its state."""
         deadline = time.monotonic() + timeout if timeout is not None else None
         cancel = self.cancel_event
         token = handle()
+        watched = self.watched_stack(token)
+        if watched is None:
+            self._poll_wait(check, token, deadline, cancel, None)
+            return
+        with stack_watch.watching(watched) as woken:
+            linked = getattr(cancel, "linked", None)
+            if linked is not None:
+                linked.add(woken)
+            try:
+                self._poll_wait(check, token, deadline, cancel, woken)
+            finally:
+                if linked is not None:
+                    linked.discard(woken)
+
+    def _poll_wait(self, check, token, deadline, cancel, woken):
         wait = POLL_START
-        while not check(token):
+        while True:
+            if woken is not None:
+                woken.clear()  # before the check: an announcement after it is kept
+            if check(token):
+                return
             if deadline is not None and time.monotonic() > deadline:
                 raise exception.Timeout()
-            if cancel is None:
+            event = woken if woken is not None else cancel
+            if event is None:
                 time.sleep(wait)
-            elif cancel.wait(wait):
+            else:
+                event.wait(wait)
+            if cancel is not None and cancel.is_set():
                 raise exception.CancelOperation()
             wait = min(wait * 2, self.poll_cap)
+
+    def watched_stack(self, token):
+        """The stack whose end check_*_complete(token) waits for, if any (nested stacks)."""
+        return None
+
+    def read_once(self, key, read):
+        """``read()``, done once per ``node_data`` (whose attributes share the result)."""
+        memo = getattr(self, "_read_memo", None)
+        if memo is None:
+            return read()
+        if key not in memo:
+            memo[key] = read()
+        return memo[key]
 
     def _event_properties(self):
         """The template's resolved property values, for events; {} when they cannot be
@@ -619,14 +655,21 @@ class Resource:
     # -- data for dependents ---------------------------------------------------------------
 
     def node_data(self, attr_names=()):
-        """What this resource sends along its graph edges (docs/rpc-and-convergence.md §4.9)."""
+        """What this resource sends along its graph edges (docs/rpc-and-convergence.md §4.9).
+
+        The attributes are read from one view of the physical resource (``read_once``):
+        one GET of the object, one resolution of a child stack's outputs."""
         attrs, errors = {}, {}
-        for name in attr_names:
-            try:
-                attrs[name] = self.get_attribute(name)
-            except Exception as exc:  # sent as None, with the error reading it raises
-                attrs[name] = None
-                errors[name] = str(exc)
+        self._read_memo = {}
+        try:
+            for name in attr_names:
+                try:
+                    attrs[name] = self.get_attribute(name)
+                except Exception as exc:  # sent as None, with the error reading it raises
+                    attrs[name] = None
+                    errors[name] = str(exc)
+        finally:
+            self._read_memo = None
         data = {
             "id": self.id,
             "name": self.name,

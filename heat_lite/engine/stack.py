@@ -27,6 +27,7 @@ from heat_lite.engine import (
     notification,
     parameter_groups,
     snapshots,
+    stack_watch,
     sync_point,
     templates,
     threads,
@@ -455,6 +456,8 @@ class Stack:
             # gone from every list the moment a client can see DELETE_COMPLETE
             values["deleted_at"] = db_api.utcnow()
         stored = db_api.stack_update(self.id, values, exp_trvsl=self.current_traversal)
+        if stored:
+            stack_watch.announce(self)
         if stored and notify:
             notification.send(self)
         return stored

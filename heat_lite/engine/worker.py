@@ -33,7 +33,7 @@ import oslo_messaging
 from heat_lite.common import messaging
 from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
-from heat_lite.engine import check_resource, liveness, sync_point
+from heat_lite.engine import check_resource, liveness, stack_watch, sync_point
 from heat_lite.engine import resource as rsrc_mod
 from heat_lite.rpc import api as rpc_api
 from heat_lite.rpc import worker_client
@@ -43,9 +43,19 @@ LOG = logging.getLogger(__name__)
 
 class Task(threading.Event):
     """A running node's cancel event; ``reason`` says why it was cancelled, if not by
-    the user (Resource._run_action stores it as the resource's FAILED reason)."""
+    the user (Resource._run_action stores it as the resource's FAILED reason). Setting
+    it also sets the events ``linked`` to it (a poll waiting on another event too)."""
 
     reason = None
+
+    def __init__(self):
+        super().__init__()
+        self.linked = set()
+
+    def set(self):
+        super().set()
+        for event in list(self.linked):
+            event.set()
 
 
 class WorkerService:
@@ -190,6 +200,10 @@ class WorkerService:
                 running.discard(task)
                 if not running:
                     del self._running[stack_id]
+
+    def stack_state_changed(self, cnxt, stack_id):
+        """A stack's action ended: wake the polls here that wait for it (1.10)."""
+        stack_watch.wake(stack_id)
 
     def cancel_check_resource(self, cnxt, stack_id):
         """Stop this worker's running tasks of ``stack_id``: each ends

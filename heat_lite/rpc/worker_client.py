@@ -2,7 +2,7 @@
 
 Version history: 1.1 check_resource; 1.2 adopt data; 1.3 cancel_check_resource;
 1.4 converge; 1.5 skip_propagate; 1.6 accumulated_failures; 1.7
-check_resource_delete_snapshot; 1.8 node_type; 1.9 abandon.
+check_resource_delete_snapshot; 1.8 node_type; 1.9 abandon; 1.10 stack_state_changed.
 
     WorkerClient().check_resource(ctx, 7, traversal, {'input_data': {}}, True, None)
 """
@@ -51,4 +51,11 @@ class WorkerClient:
         """Tell worker ``engine_id`` to stop its running tasks of stack ``stack_id``."""
         self._client.prepare(server=engine_id, version="1.3").cast(
             ctxt, "cancel_check_resource", stack_id=stack_id
+        )
+
+    def stack_state_changed(self, ctxt, stack_id):
+        """Tell every worker that stack ``stack_id``'s action ended (a fanout cast): the
+        parent resource polling it wakes at once (engine/stack_watch.py)."""
+        self._client.prepare(fanout=True, version="1.10").cast(
+            ctxt, "stack_state_changed", stack_id=stack_id
         )

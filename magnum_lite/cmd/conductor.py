@@ -12,7 +12,7 @@ import sys  # noqa: E402
 import oslo_messaging as messaging  # noqa: E402
 
 from magnum_lite.cmd import common  # noqa: E402
-from magnum_lite.common import rpc  # noqa: E402
+from magnum_lite.common import rpc, x509  # noqa: E402
 from magnum_lite.conductor import api as conductor_api  # noqa: E402
 from magnum_lite.conductor import handlers, heat_listener  # noqa: E402
 from magnum_lite.objects import base as objects_base  # noqa: E402
@@ -52,6 +52,7 @@ def start_notification_listener(conf):
 
 def main(argv=None):
     conf = common.prepare(sys.argv[1:] if argv is None else argv, "magnum-lite-conductor")
+    x509.key_pool.start()
     server = start_rpc_server(conf)
     tasks = periodic.PeriodicTasks(conf.host)
     tasks.start()

@@ -15,6 +15,7 @@ from ``[x509] encryption_key``.
 import base64
 import datetime
 import hashlib
+import threading
 import uuid
 
 from cryptography import fernet, x509
@@ -57,8 +58,52 @@ def decrypt_key(token):
         )
 
 
-def _new_key():
+def _generate_key():
     return rsa.generate_private_key(public_exponent=65537, key_size=CONF.x509.rsa_key_size)
+
+
+class KeyPool:
+    """RSA keys made ahead of need by a background thread, up to ``[x509]
+    key_pool_size`` of them: a cluster's four keys (CA, client, etcd and front-proxy
+    CAs) take about a second to generate, which a cluster create otherwise waits for.
+    Each key is handed out once; an empty pool makes the key on the spot."""
+
+    def __init__(self):
+        self._keys = []
+        self._lock = threading.Lock()
+        self._wanted = threading.Event()
+        self._thread = None
+
+    def start(self):
+        if self._thread is None and CONF.x509.key_pool_size > 0:
+            self._thread = threading.Thread(target=self._fill, name="x509-key-pool", daemon=True)
+            self._thread.start()
+
+    def take(self):
+        with self._lock:
+            key = self._keys.pop() if self._keys else None
+        self._wanted.set()
+        return key if key is not None else _generate_key()
+
+    def _fill(self):
+        while True:
+            with self._lock:
+                full = len(self._keys) >= CONF.x509.key_pool_size
+            if full:
+                self._wanted.wait()
+                self._wanted.clear()
+                continue
+            key = _generate_key()
+            with self._lock:
+                if key.key_size == CONF.x509.rsa_key_size:
+                    self._keys.append(key)
+
+
+key_pool = KeyPool()
+
+
+def _new_key():
+    return key_pool.take()
 
 
 def _key_pem(key):

@@ -24,6 +24,13 @@ opts = [
     ),
     cfg.IntOpt("term_of_validity", default=365 * 5, help="Days for which a certificate is valid."),
     cfg.IntOpt("rsa_key_size", default=2048, help="Size of generated RSA keys."),
+    cfg.IntOpt(
+        "key_pool_size",
+        default=8,
+        min=0,
+        help="RSA keys the conductor generates ahead of need, in the background (each "
+        "is used once); 0 generates every key when it is needed.",
+    ),
     cfg.StrOpt(
         "encryption_key",
         secret=True,

@@ -35,7 +35,11 @@ def configure(url, max_pool_size=8, max_overflow=4):
         _AUTOCOMMIT_ENGINE = _ENGINE
         _SQLITE_LOCK = threading.RLock()
     else:
-        _ENGINE = sa.create_engine(url, pool_size=2, max_overflow=max_pool_size, pool_recycle=3600)
+        # the connections stay open once made (a connection per request churned, and
+        # failed with "too many clients" on a PostgreSQL near its max_connections)
+        _ENGINE = sa.create_engine(
+            url, pool_size=max_pool_size, max_overflow=max_overflow, pool_recycle=3600
+        )
         _AUTOCOMMIT_ENGINE = sa.create_engine(
             url,
             isolation_level="AUTOCOMMIT",

@@ -38,6 +38,13 @@ def _plugin_class(name):
     return _classes[name]
 
 
+def load_plugins():
+    """Import every plugin now (a service calls this as it starts): openstacksdk takes
+    a second or two to import, which the first stack would otherwise wait for."""
+    for name in list(_PLUGINS):
+        _plugin_class(name)
+
+
 def client_plugin(context, name):
     """The client plugin of service ``name`` ('nova', 'neutron', ...) acting for ``context``."""
     return _plugin_class(name)(context)

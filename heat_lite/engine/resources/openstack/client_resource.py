@@ -147,7 +147,7 @@ class ClientResource(resource.Resource):
         if self.resource_id is None:
             return None
         try:
-            obj = self._show_resource()
+            obj = self.read_once("show", self._show_resource)
         except (client_exception.NotFound, exception.EntityNotFound):
             return None
         value = obj if key == attributes.SHOW_ATTR else self._resolve_attribute(key, obj)

@@ -306,10 +306,17 @@ class ResourceGroup(stack_resource.StackResource):
         members = self.nested_resources()
         return [(name, members[name]) for name in sorted(members, key=_index_key)]
 
+    def _members_read_once(self):
+        """The members, each reading its own attributes once (inside node_data)."""
+        members = self._members()
+        for _name, member in members:
+            member._read_memo = {}
+        return members
+
     def get_attribute(self, key, *path):
         if key.startswith("resource."):
             return self.nested_attribute(key, *path)
-        members = self._members()
+        members = self.read_once("members", self._members_read_once)
         if key == REFS:
             return [member.get_reference_id() for _name, member in members]
         if key == REFS_MAP:

@@ -277,6 +277,10 @@ class StackResource(NestedValidation, resource.Resource):
         self.resource_id_store()
         return ident["stack_id"]
 
+    def watched_stack(self, token):
+        """check_*_complete waits for the child: its end wakes the poll (stack_watch)."""
+        return self.resource_id or (token if isinstance(token, str) else None)
+
     def _check_child(self, action):
         row = self._child_row()
         if row is None:
@@ -421,7 +425,7 @@ class StackResource(NestedValidation, resource.Resource):
     # -- attributes ------------------------------------------------------------------------
 
     def get_attribute(self, key, *path):
-        results = self._child_output_results()
+        results = self.read_once("outputs", self._child_output_results)
         if key not in results:
             return None
         value, error = results[key]

@@ -1,0 +1,49 @@
+"""CPU seconds the benchmarked services use: less sensitive than wall seconds to the
+other work of a shared machine (each figure is the processes' user + system time).
+
+    meter = cpu.Meter({"engine": popen, ...})
+    ...                      # the work measured
+    meter.lap()              # {"engine": 0.42, ..., "total": 1.9} since the last lap
+"""
+
+import os
+
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid):
+    """User + system seconds of process ``pid`` (0 once it is gone)."""
+    try:
+        with open("/proc/%d/stat" % pid) as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / _TICK
+
+
+class Meter:
+    def __init__(self, procs):
+        self.pids = {name: proc.pid for name, proc in procs.items() if proc is not None}
+        self._last = self._now()
+
+    def _now(self):
+        return {name: cpu_seconds(pid) for name, pid in self.pids.items()}
+
+    def lap(self):
+        now = self._now()
+        used = {name: now[name] - self._last.get(name, 0.0) for name in now}
+        self._last = now
+        used["total"] = sum(used.values())
+        return used
+
+
+def heat_procs(heat):
+    """The processes of a tests.fixtures.services.HeatProcesses (and its simcloud-api)."""
+    procs = dict(heat.procs)
+    if heat.cloud is not None:
+        procs["simcloud"] = heat.cloud.proc
+    return procs
+
+
+def line(used):
+    return " ".join("%s=%.2f" % (name, used[name]) for name in sorted(used))
