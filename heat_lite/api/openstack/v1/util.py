@@ -37,6 +37,8 @@ MALFORMED_REQUEST = (
 
 # Where the ContextHook leaves the RequestContext of the current request.
 CONTEXT_ENV_KEY = "heat.context"
+# Where make_url keeps the request's application URL once worked out.
+APPLICATION_URL_KEY = "heat.application_url"
 
 
 def request_context(req):
@@ -116,10 +118,20 @@ def make_url(req, identity):
     except (TypeError, ValueError):
         raise exc.HTTPInternalServerError("Invalid Stack address")
     return "%s/%s/%s" % (
-        req.application_url,
+        application_url(req),
         urllib.parse.quote(ident.tenant, ""),
         ident.url_path(),
     )
+
+
+def application_url(req):
+    """``req.application_url``, worked out once per request (a resource list makes two
+    links for each of its resources)."""
+    environ = req.environ
+    url = environ.get(APPLICATION_URL_KEY)
+    if url is None:
+        url = environ[APPLICATION_URL_KEY] = req.application_url
+    return url
 
 
 def make_link(req, identity, relationship="self"):
