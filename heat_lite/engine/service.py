@@ -161,15 +161,20 @@ class EngineService(
         return [api.format_stack(stack, outputs)]
 
     def _format_outputs(self, stack):
-        stack.node_data = self._node_data_of(stack)
-        return [api.format_stack_output(o) for o in stack.t.outputs(stack).values()]
+        outputs = stack.t.outputs(stack).values()
+        names = set().union(*(o.required_resource_names() for o in outputs))
+        stack.node_data = self._node_data_of(stack, names)
+        return [api.format_stack_output(o) for o in outputs]
 
     @staticmethod
-    def _node_data_of(stack):
-        """The cached attribute values of the stack's live resources, in two queries."""
+    def _node_data_of(stack, names=None):
+        """The cached attribute values of the stack's live resources (of ``names``
+        only, if given: a show reads the resources its outputs name), in two queries."""
+        if names is not None and not names:
+            return {}
         rows = [
             row
-            for row in db_api.resource_get_all_by_stack(stack.id)
+            for row in db_api.resource_get_all_by_stack(stack.id, listed_only=True, names=names)
             if row.attr_data_id is not None and row.replaced_by is None
         ]
         values = db_api.resource_properties_data_get_many([row.attr_data_id for row in rows])

@@ -35,7 +35,7 @@ class ResourceMethods:
     def _stack_resources(self, cnxt, stack, nested_depth, with_detail, filters):
         """The stack's resources, then (``nested_depth`` > 0) those of its child stacks,
         each marked with the ``parent_resource`` that owns its stack."""
-        rows = current_rows(db_api.resource_get_all_by_stack(stack.id))
+        rows = current_rows(db_api.resource_get_all_by_stack(stack.id, not with_detail))
         children = _child_stacks(stack)
         required_by = _required_by(rows)
         result = []
