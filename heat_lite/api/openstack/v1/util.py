@@ -37,8 +37,9 @@ MALFORMED_REQUEST = (
 
 # Where the ContextHook leaves the RequestContext of the current request.
 CONTEXT_ENV_KEY = "heat.context"
-# Where make_url keeps the request's application URL once worked out.
+# Where make_url keeps the request's application URL and the URLs it made.
 APPLICATION_URL_KEY = "heat.application_url"
+URLS_KEY = "heat.urls"
 
 
 def request_context(req):
@@ -111,23 +112,36 @@ def registered_identified_stack(handler):
 def make_url(req, identity):
     """``<app url>/<tenant>/stacks/<name>/<id>[<path>]`` for an identity dict.
 
-    The tenant is the stack's own project, not the one in the request path.
+    The tenant is the stack's own project, not the one in the request path. The URLs
+    are kept for the request: a resource list links every resource to the same stack.
     """
-    try:
-        ident = identifier.HeatIdentifier(**identity)
-    except (TypeError, ValueError):
-        raise exc.HTTPInternalServerError("Invalid Stack address")
-    return "%s/%s/%s" % (
-        application_url(req),
-        urllib.parse.quote(ident.tenant, ""),
-        ident.url_path(),
-    )
-
-
-def application_url(req):
-    """``req.application_url``, worked out once per request (a resource list makes two
-    links for each of its resources)."""
     environ = req.environ
+    urls = environ.get(URLS_KEY)
+    if urls is None:
+        urls = environ[URLS_KEY] = {}
+    try:
+        key = tuple(identity.get(field) for field in identifier.HeatIdentifier.FIELDS)
+        url = urls.get(key)
+    except (AttributeError, TypeError):
+        key = url = None  # not a mapping of strings: HeatIdentifier says what is wrong
+    if url is None:
+        try:
+            ident = identifier.HeatIdentifier(**identity)
+        except (TypeError, ValueError):
+            raise exc.HTTPInternalServerError("Invalid Stack address")
+        url = "%s/%s/%s" % (
+            application_url(req, environ),
+            urllib.parse.quote(ident.tenant, ""),
+            ident.url_path(),
+        )
+        if key is not None:
+            urls[key] = url
+    return url
+
+
+def application_url(req, environ=None):
+    """``req.application_url``, worked out once per request."""
+    environ = req.environ if environ is None else environ
     url = environ.get(APPLICATION_URL_KEY)
     if url is None:
         url = environ[APPLICATION_URL_KEY] = req.application_url
