@@ -11,6 +11,7 @@ The last line printed is ``create_s=<s> delete_s=<s> rps=<resources per second>`
 """
 
 import argparse
+import contextlib
 import os
 import pathlib
 import sys
@@ -83,19 +84,34 @@ def run_one(hc, n, shape, timeout=600):
     return count, create_s, delete_s
 
 
-def with_services(workers, body):
+@contextlib.contextmanager
+def running(workers, defaults=None):
+    """Started HeatProcesses (BENCH_DEFAULTS, then ``defaults``) on fresh backends."""
     with (
         services.isolated_backends() as (db_url, transport_url),
         tempfile.TemporaryDirectory() as workdir,
     ):
         heat = services.HeatProcesses(
-            workdir, db_url, transport_url, workers=workers, defaults=BENCH_DEFAULTS
+            workdir,
+            db_url,
+            transport_url,
+            workers=workers,
+            defaults=dict(BENCH_DEFAULTS, **(defaults or {})),
         )
         heat.start()
         try:
-            return body(heat_client.Client("1", endpoint=heat.endpoint, token="bench"))
+            yield heat
         finally:
             heat.stop()
+
+
+def client(heat):
+    return heat_client.Client("1", endpoint=heat.endpoint, token="bench")
+
+
+def with_services(workers, body):
+    with running(workers) as heat:
+        return body(client(heat))
 
 
 def line(count, create_s, delete_s):

@@ -23,10 +23,29 @@ NOTIFIER = None
 ALLOWED_EXMODS = ["heat_lite.common.exception"]
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def to_primitive(value):
+    """jsonutils.to_primitive(value, convert_instances=True), with plain JSON (dicts,
+    lists and scalars, as most answers are) walked here: oslo's walk costs ~10x more per
+    item, and a 1,000-resource list is 30,000 items (bench/api_load.py)."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is dict:
+        return {
+            (k if type(k) is str else to_primitive(k)): to_primitive(v) for k, v in value.items()
+        }
+    if kind is list or kind is tuple:
+        return [to_primitive(v) for v in value]
+    return jsonutils.to_primitive(value, convert_instances=True)
+
+
 class JsonPayloadSerializer(oslo_messaging.NoOpSerializer):
     @staticmethod
     def serialize_entity(context, entity):
-        return jsonutils.to_primitive(entity, convert_instances=True)
+        return to_primitive(entity)
 
 
 class RequestContextSerializer(oslo_messaging.Serializer):

@@ -510,8 +510,20 @@ def resource_get_with_stack(resource_id):
     return rsrc, stack
 
 
-def resource_get_all_by_stack(stack_id):
-    return _all(sa.select(T_RSRC).where(T_RSRC.c.stack_id == stack_id).order_by(T_RSRC.c.id))
+# what a resource listing shows: no properties, metadata or needed_by (JSON decoded per row)
+_RSRC_LISTED = [
+    c for c in T_RSRC.c if c.name not in ("properties_data", "rsrc_metadata", "needed_by")
+]
+
+
+def resource_get_all_by_stack(stack_id, listed_only=False, names=None):
+    """The stack's resource rows by id; ``listed_only``: only the columns a resource
+    list shows (_RSRC_LISTED); ``names``: only the rows of those resource names."""
+    stmt = sa.select(*(_RSRC_LISTED if listed_only else [T_RSRC]))
+    stmt = stmt.where(T_RSRC.c.stack_id == stack_id)
+    if names is not None:
+        stmt = stmt.where(T_RSRC.c.name.in_(list(names)))
+    return _all(stmt.order_by(T_RSRC.c.id))
 
 
 def resource_count_by_root(root_stack_id):

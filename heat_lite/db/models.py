@@ -128,7 +128,10 @@ class ResourcePropertiesData(Base):
 
 class Resource(Base):
     __tablename__ = "resource"
-    __table_args__ = (sa.Index("ix_resource_root_stack_id", "root_stack_id"),)
+    __table_args__ = (
+        sa.Index("ix_resource_root_stack_id", "root_stack_id"),
+        sa.Index("ix_resource_stack_id", "stack_id"),
+    )
     id = sa.Column(sa.Integer, primary_key=True)
     uuid = sa.Column(sa.String(36), unique=True)
     name = sa.Column(sa.String(255))
@@ -187,6 +190,7 @@ class Event(Base):
 
 class SyncPoint(Base):
     __tablename__ = "sync_point"
+    __table_args__ = (sa.Index("ix_sync_point_stack_id", "stack_id"),)
     entity_id = sa.Column(sa.String(36), primary_key=True)
     traversal_id = sa.Column(sa.String(36), primary_key=True)
     is_update = sa.Column(sa.Boolean, primary_key=True)

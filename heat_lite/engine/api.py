@@ -143,8 +143,8 @@ def format_stack_resource(row, stack, resource_type, required_by, child=None):
 
     The detail keys (``description``, ``attributes``, ``metadata``) are added by the
     caller when it shows one resource or lists ``with_detail``."""
-    ident = stack.identifier()
-    rsrc_ident = identifier.ResourceIdentifier(resource_name=row.name, **ident)
+    ident = stack.identifier().identity  # plain dicts: dict(a Mapping) walks it slowly
+    rsrc_ident = identifier.ResourceIdentifier(resource_name=row.name, **ident).identity
     info = {
         "updated_time": heat_timestamp(row.updated_at or row.created_at),
         "creation_time": heat_timestamp(row.created_at),

@@ -162,8 +162,10 @@ class EngineService(
         return [api.format_stack(stack, outputs)]
 
     def _format_outputs(self, stack):
-        stack.node_data = stack.stored_node_data()
-        return [api.format_stack_output(o) for o in stack.t.outputs(stack).values()]
+        outputs = stack.t.outputs(stack).values()
+        names = set().union(*(o.required_resource_names() for o in outputs))
+        stack.node_data = stack.stored_node_data(names)
+        return [api.format_stack_output(o) for o in outputs]
 
     @expected
     def create_stack(

@@ -104,8 +104,9 @@ class InfoMethods:
         outputs = stack.t.outputs(stack)
         if output_key not in outputs:
             raise exception.NotFound("Specified output key %s not found." % output_key)
-        stack.node_data = stack.stored_node_data()
-        return api.format_stack_output(outputs[output_key])
+        output = outputs[output_key]
+        stack.node_data = stack.stored_node_data(output.required_resource_names())
+        return api.format_stack_output(output)
 
     @expected
     def preview_stack(

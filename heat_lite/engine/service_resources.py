@@ -35,13 +35,15 @@ class ResourceMethods:
     def _stack_resources(self, cnxt, stack, nested_depth, with_detail, filters):
         """The stack's resources, then (``nested_depth`` > 0) those of its child stacks,
         each marked with the ``parent_resource`` that owns its stack."""
-        rows = current_rows(db_api.resource_get_all_by_stack(stack.id))
+        rows = current_rows(db_api.resource_get_all_by_stack(stack.id, not with_detail))
         children = _child_stacks(stack)
-        names = {r.id: r.name for r in rows}
+        required_by = _required_by(rows)
         result = []
         for row in rows:
             child = children.get(row.nova_instance)
-            info = self._format_resource(cnxt, stack, row, names, rows, with_detail, child=child)
+            info = self._format_resource(
+                cnxt, stack, row, required_by[row.id], with_detail, child=child
+            )
             if _matches(info, filters):
                 result.append(info)
         for row in rows if nested_depth and nested_depth > 0 else ():
@@ -65,15 +67,15 @@ class ResourceMethods:
 
     def _resource_detail(self, cnxt, stack, rows, row, with_attr=None):
         """One resource of ``rows`` in detail (description, attributes, metadata)."""
-        names = {r.id: r.name for r in rows}
         child = _child_stacks(stack).get(row.nova_instance)
-        return self._format_resource(cnxt, stack, row, names, rows, True, with_attr, child=child)
+        required_by = _required_by(rows)[row.id]
+        return self._format_resource(cnxt, stack, row, required_by, True, with_attr, child=child)
 
-    def _format_resource(self, cnxt, stack, row, names, rows, detail, with_attr=None, child=None):
-        """Heat's format_stack_resource; ``child`` is the row of the stack it owns, if any."""
+    def _format_resource(self, cnxt, stack, row, required_by, detail, with_attr=None, child=None):
+        """Heat's format_stack_resource; ``required_by``: the sorted names of the rows that
+        require it; ``child`` is the row of the stack it owns, if any."""
         tmpl = templates.load(row.current_template_id) if row.current_template_id else stack.t
         rsrc_type = tmpl.resource_type(row.name)
-        required_by = sorted(names[r.id] for r in rows if row.id in (r.requires or []))
         info = api.format_stack_resource(row, stack, rsrc_type, required_by, child)
         if detail:
             info.update(self._details(cnxt, stack, row, tmpl, with_attr))
@@ -160,6 +162,19 @@ def _attribute_names(rsrc):
             return names
         names += [n for n in (child.get("outputs") or child.get("Outputs") or {}) if n not in names]
     return names
+
+
+def _required_by(rows):
+    """{row id: sorted names of the rows whose ``requires`` name it}, in one pass over the
+    edges (a resource list of N rows used to scan all N rows for each of them)."""
+    found = {r.id: [] for r in rows}
+    for row in rows:
+        for required in set(row.requires or ()):
+            if required in found:
+                found[required].append(row.name)
+    for dependents in found.values():
+        dependents.sort()
+    return found
 
 
 def _descendants(stack_id, depth):

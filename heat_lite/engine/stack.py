@@ -367,12 +367,15 @@ class Stack:
             return None
         return set(cls.attributes_schema) | {"show"}
 
-    def stored_node_data(self):
+    def stored_node_data(self, names=None):
         """``node_data`` from the database, outside a traversal (outputs shown, a parent's
-        get_attr): the cached attribute values of the live resources, in two queries."""
+        get_attr): the cached attribute values of the live resources (of ``names`` only,
+        if given: a show reads the resources its outputs name), in two queries."""
+        if names is not None and not names:
+            return {}
         rows = [
             row
-            for row in db_api.resource_get_all_by_stack(self.id)
+            for row in db_api.resource_get_all_by_stack(self.id, listed_only=True, names=names)
             if row.attr_data_id is not None and row.replaced_by is None
         ]
         values = db_api.resource_properties_data_get_many([row.attr_data_id for row in rows])

@@ -1,6 +1,8 @@
 """The convergence engine end to end: api, engine and two workers as processes, on the
 real PostgreSQL and RabbitMQ, driven through python-heatclient."""
 
+import time
+
 import pytest
 import sqlalchemy as sa
 
@@ -19,6 +21,18 @@ def db(heat):
 def _count(db, sql, **params):
     with db.connect() as conn:
         return conn.execute(sa.text(sql), params).scalar()
+
+
+SYNC_POINTS = "SELECT count(*) FROM sync_point WHERE stack_id = :s"
+
+
+def _count_settled(db, sql, timeout=10, **params):
+    """_count once it is 0, or after ``timeout``: the rows of a finished traversal go just
+    after the stack's state is written (Heat's order: state, then purge)."""
+    deadline = time.monotonic() + timeout
+    while (found := _count(db, sql, **params)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return found
 
 
 def test_layers_create_and_delete(hc, heat, db):
@@ -54,15 +68,19 @@ def test_layers_create_and_delete(hc, heat, db):
         assert "check_resource update" in heat.log(name), name
     # sync points existed while it ran, and are gone once it completed
     assert max(seen_sync_points) > 0
-    assert _count(db, "SELECT count(*) FROM sync_point WHERE stack_id = :s", s=stack_id) == 0
+    assert (
+        _count_settled(db, "SELECT count(*) FROM sync_point WHERE stack_id = :s", s=stack_id) == 0
+    )
 
     events = hc.events.list(stack_id)
     assert any(e.resource_name == "r0_0" and e.resource_status == "CREATE_COMPLETE" for e in events)
 
     hc.stacks.delete(stack_id)
     stack = helpers.wait_for(hc, stack_id, "DELETE_COMPLETE")
-    assert _count(db, "SELECT count(*) FROM resource WHERE stack_id = :s", s=stack_id) == 0
-    assert _count(db, "SELECT count(*) FROM sync_point WHERE stack_id = :s", s=stack_id) == 0
+    assert _count_settled(db, "SELECT count(*) FROM resource WHERE stack_id = :s", s=stack_id) == 0
+    assert (
+        _count_settled(db, "SELECT count(*) FROM sync_point WHERE stack_id = :s", s=stack_id) == 0
+    )
     assert "layers" not in [s.stack_name for s in hc.stacks.list()]
 
 

@@ -37,6 +37,9 @@ MALFORMED_REQUEST = (
 
 # Where the ContextHook leaves the RequestContext of the current request.
 CONTEXT_ENV_KEY = "heat.context"
+# Where make_url keeps the request's application URL and the URLs it made.
+APPLICATION_URL_KEY = "heat.application_url"
+URLS_KEY = "heat.urls"
 
 
 def request_context(req):
@@ -109,17 +112,51 @@ def registered_identified_stack(handler):
 def make_url(req, identity):
     """``<app url>/<tenant>/stacks/<name>/<id>[<path>]`` for an identity dict.
 
-    The tenant is the stack's own project, not the one in the request path.
+    The tenant is the stack's own project, not the one in the request path. The stack
+    URLs are kept for the request: a resource list links every resource to one stack.
     """
+    environ = req.environ
+    urls = environ.get(URLS_KEY)
+    if urls is None:
+        urls = environ[URLS_KEY] = {}
     try:
-        ident = identifier.HeatIdentifier(**identity)
-    except (TypeError, ValueError):
-        raise exc.HTTPInternalServerError("Invalid Stack address")
-    return "%s/%s/%s" % (
-        req.application_url,
-        urllib.parse.quote(ident.tenant, ""),
-        ident.url_path(),
-    )
+        key = tuple(identity.get(field) for field in _STACK_FIELDS)
+        path = identity.get(identifier.HeatIdentifier.PATH) or ""
+        stack_url = urls.get(key)
+    except (AttributeError, TypeError):
+        key = stack_url = None  # not a mapping of strings: HeatIdentifier says what is wrong
+    if stack_url is None:
+        try:
+            ident = identifier.HeatIdentifier(**identity)
+        except (TypeError, ValueError):
+            raise exc.HTTPInternalServerError("Invalid Stack address")
+        stack_url = "%s/%s/%s" % (
+            application_url(req, environ),
+            urllib.parse.quote(ident.tenant, ""),
+            ident.stack().url_path(),
+        )
+        path = ident.path
+        if key is not None:
+            urls[key] = stack_url
+    if path and not path.startswith("/"):
+        path = "/" + path  # as HeatIdentifier
+    return stack_url + urllib.parse.quote(path)
+
+
+_STACK_FIELDS = (
+    identifier.HeatIdentifier.TENANT,
+    identifier.HeatIdentifier.STACK_NAME,
+    identifier.HeatIdentifier.STACK_ID,
+)
+
+
+def application_url(req, environ=None):
+    """``req.application_url``, worked out once per request."""
+    environ = req.environ if environ is None else environ
+    url = environ.get(APPLICATION_URL_KEY)
+    if url is None:
+        url = environ[APPLICATION_URL_KEY] = req.application_url
+    return url
 
 
 def make_link(req, identity, relationship="self"):

@@ -1,0 +1,68 @@
+"""What stack show and the resource list answer, kept while their paths were made cheaper
+(issue 15, bench/api_load.py): required_by computed in one pass, links made from the
+request URL once, outputs resolved from the resources they name only, plain JSON sent
+over RPC without oslo's to_primitive walk."""
+
+import pytest
+
+from tests.functional.heat_lite.api_engine.helpers import create_stack
+
+pytestmark = pytest.mark.functional
+
+TEMPLATE = {
+    "heat_template_version": "2018-08-31",
+    "resources": {
+        "a": {"type": "OS::Heat::None"},
+        "b": {"type": "OS::Heat::None", "depends_on": ["a"]},
+        "c": {"type": "OS::Heat::None", "depends_on": ["b", "a"]},
+        "d": {"type": "OS::Heat::RandomString", "properties": {"length": 8}},
+        "e": {"type": "OS::Heat::None"},
+    },
+    "outputs": {
+        "ref": {"value": {"get_resource": "a"}},
+        "attr": {"value": {"get_attr": ["d", "value"]}},
+        "both": {
+            "value": {"list_join": ["-", [{"get_resource": "c"}, {"get_attr": ["d", "value"]}]]}
+        },
+        "none": {"value": "plain"},
+    },
+}
+
+
+def test_resource_list_required_by_and_links(api):
+    url = create_stack(api, {"stack_name": "listing1", "template": TEMPLATE})
+    stack_path = url.split("/v1/", 1)[1]
+    resources = {r["resource_name"]: r for r in api.get(url + "/resources").json["resources"]}
+    assert {n: r["required_by"] for n, r in resources.items()} == {
+        "a": ["b", "c"],
+        "b": ["c"],
+        "c": [],
+        "d": [],
+        "e": [],
+    }
+    for name, res in resources.items():
+        links = {link["rel"]: link["href"] for link in res["links"]}
+        assert links["self"] == "http://localhost/v1/%s/resources/%s" % (stack_path, name)
+        assert links["stack"] == "http://localhost/v1/%s" % stack_path
+        assert res["resource_status"] == "CREATE_COMPLETE"
+        assert res["logical_resource_id"] == name
+    shown = api.get(url + "/resources/a").json["resource"]
+    assert shown["required_by"] == ["b", "c"]
+    assert "attributes" in shown
+
+
+def test_show_outputs_resolve_from_the_resources_they_name(api):
+    url = create_stack(api, {"stack_name": "listing2", "template": TEMPLATE})
+    stack = api.get(url).json["stack"]
+    outputs = {o["output_key"]: o["output_value"] for o in stack["outputs"]}
+    value = api.get(url + "/resources/d").json["resource"]["attributes"]["value"]
+    ids = {
+        r["resource_name"]: r["physical_resource_id"]
+        for r in api.get(url + "/resources").json["resources"]
+    }
+    assert len(value) == 8 and ids["a"] and ids["c"]
+    both = "%s-%s" % (ids["c"], value)
+    assert outputs == {"ref": ids["a"], "attr": value, "both": both, "none": "plain"}
+    assert not any("output_error" in o for o in stack["outputs"])
+    shown = api.get(url + "/outputs/both").json["output"]
+    assert shown["output_value"] == both
