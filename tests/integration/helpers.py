@@ -1,5 +1,6 @@
 """Small helpers shared by the integration tests."""
 
+import json
 import time
 
 
@@ -71,3 +72,27 @@ def expected_layer_value(layers, width):
         joined = "+".join(value)
         value = [joined] * width
     return value[0]
+
+
+def wait_cluster_status(coe, name, statuses, timeout=120):
+    """The cluster (``openstack coe cluster show -f json``) once its status is in
+    ``statuses``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        proc = coe.run("coe", "cluster", "show", name, "-f", "json")
+        if proc.returncode == 0:
+            cluster = json.loads(proc.stdout)
+            if cluster["status"] in statuses:
+                return cluster
+        time.sleep(0.5)
+    raise AssertionError("cluster %s never reached %s" % (name, statuses))
+
+
+def wait_cluster_gone(coe, name, timeout=120):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        proc = coe.run("coe", "cluster", "show", name)
+        if proc.returncode != 0 and "could not be found" in proc.stderr:
+            return
+        time.sleep(0.5)
+    raise AssertionError("cluster %s still there" % name)

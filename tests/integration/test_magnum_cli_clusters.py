@@ -5,7 +5,6 @@ RabbitMQ. Clusters converge on the simulated cloud; a minion of a cluster named
 ``failme...`` fails on purpose (simcloud's [simulation] fail_objects)."""
 
 import base64
-import json
 import time
 
 import pytest
@@ -20,6 +19,7 @@ from heatclient import exc as heat_exc
 
 from tests.fixtures import cli as cli_mod
 from tests.fixtures import magnum_services, services
+from tests.integration import helpers
 
 pytestmark = pytest.mark.integration
 
@@ -62,28 +62,6 @@ def coe(stack_env, tmp_path_factory):
 @pytest.fixture(scope="module")
 def hc(stack_env):
     return heat_client.Client("1", endpoint=stack_env[0].endpoint, token="notused")
-
-
-def wait_status(coe, name, statuses, timeout=90):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        proc = coe.run("coe", "cluster", "show", name, "-f", "json")
-        if proc.returncode == 0:
-            cluster = json.loads(proc.stdout)
-            if cluster["status"] in statuses:
-                return cluster
-        time.sleep(0.5)
-    raise AssertionError("cluster %s never reached %s" % (name, statuses))
-
-
-def wait_gone(coe, name, timeout=90):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        proc = coe.run("coe", "cluster", "show", name)
-        if proc.returncode != 0 and "could not be found" in proc.stderr:
-            return
-        time.sleep(0.5)
-    raise AssertionError("cluster %s still there" % name)
 
 
 def assert_stack_gone(hc, stack_id, timeout=15):
@@ -160,7 +138,7 @@ def cluster(coe, hc, template):
         "default",
         "c1",
     )
-    found = wait_status(coe, "c1", ["CREATE_COMPLETE", "CREATE_FAILED"])
+    found = helpers.wait_cluster_status(coe, "c1", ["CREATE_COMPLETE", "CREATE_FAILED"])
     assert found["status"] == "CREATE_COMPLETE", found["status_reason"]
     return found
 
@@ -254,9 +232,8 @@ def test_nodegroup_create_delete(coe, cluster):
     assert ng["stack_id"] and ng["stack_id"] != cluster["cluster_id"]
     names = [n["name"] for n in coe.json("coe", "nodegroup", "list", "c1")]
     assert names == ["default-master", "default-worker", "ng1"]
-    assert wait_status(coe, "c1", ["UPDATE_COMPLETE", "UPDATE_FAILED"])["status"] == (
-        "UPDATE_COMPLETE"
-    )
+    found = helpers.wait_cluster_status(coe, "c1", ["UPDATE_COMPLETE", "UPDATE_FAILED"])
+    assert found["status"] == "UPDATE_COMPLETE"
     coe("coe", "nodegroup", "delete", "c1", "ng1")
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -289,7 +266,7 @@ def test_ca_show_sign_rotate(coe, cluster, tmp_path, stack_env):
     signed = coe("coe", "ca", "sign", "c1", str(tmp_path / "node.csr"))
     x509_cert(signed).verify_directly_issued_by(old_ca)
     coe("coe", "ca", "rotate", "c1")
-    found = wait_status(coe, "c1", ["UPDATE_COMPLETE", "UPDATE_FAILED"])
+    found = helpers.wait_cluster_status(coe, "c1", ["UPDATE_COMPLETE", "UPDATE_FAILED"])
     assert found["status"] == "UPDATE_COMPLETE", found["status_reason"]
     new_ca = x509_cert(ca_pem(coe, "c1"))
     assert new_ca.fingerprint(hashes.SHA256()) != old_ca.fingerprint(hashes.SHA256())
@@ -347,7 +324,7 @@ def test_bad_input(coe, cluster, template):
 def test_resize_up_and_down(coe, hc, cluster):
     for count in (4, 1):
         coe("coe", "cluster", "resize", "c1", str(count))
-        found = wait_status(coe, "c1", ["UPDATE_COMPLETE", "UPDATE_FAILED"])
+        found = helpers.wait_cluster_status(coe, "c1", ["UPDATE_COMPLETE", "UPDATE_FAILED"])
         assert found["status"] == "UPDATE_COMPLETE", found["status_reason"]
         assert found["node_count"] == count
         assert found["node_addresses"] == outputs(hc, cluster["cluster_id"])["kube_minions"]
@@ -361,7 +338,7 @@ def test_upgrade_not_supported(coe, cluster, template):
 
 def test_delete_removes_cluster_and_stacks(coe, hc, cluster):
     coe("coe", "cluster", "delete", "c1")
-    wait_gone(coe, "c1")
+    helpers.wait_cluster_gone(coe, "c1")
     assert_stack_gone(hc, cluster["cluster_id"])
 
 
@@ -371,7 +348,7 @@ def test_failing_minion_ends_create_failed_and_deletes_cleanly(
     # Magnum's poller logs the failed nodegroup at ERROR, as Magnum 22 does
     expect_log_errors("Nodegroup error, stack status: CREATE_FAILED")
     coe("coe", "cluster", "create", "--cluster-template", template, "--node-count", "1", "failme1")
-    found = wait_status(coe, "failme1", ["CREATE_COMPLETE", "CREATE_FAILED"])
+    found = helpers.wait_cluster_status(coe, "failme1", ["CREATE_COMPLETE", "CREATE_FAILED"])
     assert found["status"] == "CREATE_FAILED"
     stack = hc.stacks.get(found["cluster_id"])
     assert stack.stack_status == "CREATE_FAILED"
@@ -384,5 +361,5 @@ def test_failing_minion_ends_create_failed_and_deletes_cleanly(
         reason,
     )
     coe("coe", "cluster", "delete", "failme1")
-    wait_gone(coe, "failme1")
+    helpers.wait_cluster_gone(coe, "failme1")
     assert_stack_gone(hc, found["cluster_id"])

@@ -9,7 +9,6 @@ through the trust; deleting the cluster deletes both.
 """
 
 import json
-import time
 
 import pytest
 import requests
@@ -20,6 +19,7 @@ from keystoneauth1.identity import v3 as ka_v3
 
 from tests.fixtures import magnum_services, services
 from tests.fixtures.simcloud_services import PASSWORDS
+from tests.integration import helpers
 
 pytestmark = pytest.mark.integration
 
@@ -103,28 +103,6 @@ def identity_get(cloud, path):
     return resp.status_code, (resp.json() if resp.content else None)
 
 
-def wait_status(cli, name, statuses, timeout=120):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        proc = cli.run("coe", "cluster", "show", name, "-f", "json")
-        if proc.returncode == 0:
-            cluster = json.loads(proc.stdout)
-            if cluster["status"] in statuses:
-                return cluster
-        time.sleep(0.5)
-    raise AssertionError("cluster %s never reached %s" % (name, statuses))
-
-
-def wait_gone(cli, name, timeout=120):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        proc = cli.run("coe", "cluster", "show", name)
-        if proc.returncode != 0 and "could not be found" in proc.stderr:
-            return
-        time.sleep(0.5)
-    raise AssertionError("cluster %s still there" % name)
-
-
 def test_request_without_or_with_a_bad_token_is_401(deployment):
     heat, magnum, demo = deployment
     for headers in ({}, {"X-Auth-Token": "not-a-token"}):
@@ -147,7 +125,7 @@ def test_cluster_gets_trustee_and_trust_and_loses_them_on_delete(deployment):
         "ks-ct",
     )  # fmt: skip
     demo("coe", "cluster", "create", "--cluster-template", "ks-ct", "--node-count", "1", "kc1")
-    cluster = wait_status(demo, "kc1", ["CREATE_COMPLETE", "CREATE_FAILED"])
+    cluster = helpers.wait_cluster_status(demo, "kc1", ["CREATE_COMPLETE", "CREATE_FAILED"])
     assert cluster["status"] == "CREATE_COMPLETE", cluster["status_reason"]
 
     # the stack (cluster_id from microversion 1.13), seen by its owner through the catalog
@@ -175,7 +153,7 @@ def test_cluster_gets_trustee_and_trust_and_loses_them_on_delete(deployment):
     assert identity_get(heat.cloud, "users/" + trustee_id)[0] == 200
 
     demo("coe", "cluster", "delete", "kc1")
-    wait_gone(demo, "kc1")
+    helpers.wait_cluster_gone(demo, "kc1")
     assert identity_get(heat.cloud, "OS-TRUST/trusts/" + trust_id)[0] == 404
     assert identity_get(heat.cloud, "users/" + trustee_id)[0] == 404
 
