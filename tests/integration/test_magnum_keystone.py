@@ -83,12 +83,13 @@ def stored_parameters(heat, stack_id):
     return (json.loads(env) if isinstance(env, str) else env)["parameters"]
 
 
-def admin_session(cloud):
+def user_session(cloud, user):
+    """A keystoneauth session of a seeded user (admin, demo) scoped to its own project."""
     auth = ka_v3.Password(
         auth_url=cloud.auth_url,
-        username="admin",
-        password=PASSWORDS["admin"],
-        project_name="admin",
+        username=user,
+        password=PASSWORDS[user],
+        project_name=user,
         user_domain_id="default",
         project_domain_id="default",
     )
@@ -97,7 +98,7 @@ def admin_session(cloud):
 
 def identity_get(cloud, path):
     """(status, body) of a GET on simcloud's Keystone as admin."""
-    resp = admin_session(cloud).get(
+    resp = user_session(cloud, "admin").get(
         cloud.auth_url + "/v3/" + path, raise_exc=False, authenticated=True
     )
     return resp.status_code, (resp.json() if resp.content else None)
@@ -129,7 +130,7 @@ def test_cluster_gets_trustee_and_trust_and_loses_them_on_delete(deployment):
     assert cluster["status"] == "CREATE_COMPLETE", cluster["status_reason"]
 
     # the stack (cluster_id from microversion 1.13), seen by its owner through the catalog
-    session = demo_session(heat.cloud)
+    session = user_session(heat.cloud, "demo")
     hc = heat_client.Client("1", session=session, service_type="orchestration")
     params = hc.stacks.get(cluster["cluster_id"]).parameters
     # Heat shows hidden parameters (trust_id, trustee_password) as ******; their values
@@ -156,15 +157,3 @@ def test_cluster_gets_trustee_and_trust_and_loses_them_on_delete(deployment):
     helpers.wait_cluster_gone(demo, "kc1")
     assert identity_get(heat.cloud, "OS-TRUST/trusts/" + trust_id)[0] == 404
     assert identity_get(heat.cloud, "users/" + trustee_id)[0] == 404
-
-
-def demo_session(cloud):
-    auth = ka_v3.Password(
-        auth_url=cloud.auth_url,
-        username="demo",
-        password=PASSWORDS["demo"],
-        project_name="demo",
-        user_domain_id="default",
-        project_domain_id="default",
-    )
-    return ks_session.Session(auth=auth)
