@@ -41,6 +41,9 @@ expected = oslo_messaging.expected_exceptions(exception.HeatException)
 
 STACK_NAME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9_.-]{0,254}$")
 UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
+# a delete loses its compare-and-swap only to a traversal started after the stack was
+# loaded; it then supersedes that one (a few times at most, or 409 as a lock would)
+_DELETE_ATTEMPTS = 3
 
 
 class EngineService(
@@ -383,13 +386,17 @@ class EngineService(
     @expected
     def delete_stack(self, cnxt, stack_identity):
         """Start the DELETE traversal: converge to an empty template."""
-        stack = self._load_stack(cnxt, stack_identity)
-        if stack.action == rpc_api.DELETE and stack.status == rpc_api.COMPLETE:
-            # deleted, but the row is still live: soft-delete it again, as Heat does
-            threads.spawn(stack.purge_db)
-            raise exception.EntityNotFound(entity="Stack", name=stack.name)
-        with worker.cancelling_running(stack):
-            stack.converge_stack(templates.empty_like(stack.t), action=rpc_api.DELETE)
+        for _attempt in range(_DELETE_ATTEMPTS):
+            stack = self._load_stack(cnxt, stack_identity)
+            if stack.action == rpc_api.DELETE and stack.status == rpc_api.COMPLETE:
+                # deleted, but the row is still live: soft-delete it again, as Heat does
+                threads.spawn(stack.purge_db)
+                raise exception.EntityNotFound(entity="Stack", name=stack.name)
+            with worker.cancelling_running(stack):
+                if stack.converge_stack(templates.empty_like(stack.t), action=rpc_api.DELETE):
+                    return
+            # another traversal started after the stack was loaded: a delete wins, again
+        raise exception.ActionInProgress(stack_name=stack.name, action=stack.action)
 
 
 def _translated(query):

@@ -527,7 +527,13 @@ class Stack:
             # until the leaves are cast, the traversal is this engine's to start (a dead
             # engine's is resumed by engine/recovery.py)
             db_api.stack_lock_set(self.id, engine_id)
-        if not db_api.stack_update(self.id, values, exp_trvsl=previous):
+        stored = db_api.stack_update(self.id, values, exp_trvsl=previous)
+        if not stored:
+            previous = self._traversal_if_idle(previous)
+            stored = previous is not None and db_api.stack_update(
+                self.id, values, exp_trvsl=previous
+            )
+        if not stored:
             self._release_stack_lock()
             return False
         notification.send(self)
@@ -542,6 +548,15 @@ class Stack:
             )
         threads.spawn(self._converge_create_or_update)
         return True
+
+    def _traversal_if_idle(self, loaded):
+        """The stored traversal when it is no longer the ``loaded`` one but nothing runs:
+        the traversal ended, or purge_db cleared a failed one, after this stack was
+        loaded. None when another traversal is running (it was started in between)."""
+        row = db_api.stack_get(self.id)
+        if row is None or row.status == IN_PROGRESS or row.current_traversal == loaded:
+            return None
+        return row.current_traversal
 
     def _release_stack_lock(self):
         engine_id = liveness.own_engine_id()

@@ -1,6 +1,12 @@
 """A stack whose delete completed but whose row stayed live (the nested-stack credentials
 bug left such stacks on PostgreSQL): deleting it again answers 404 and soft-deletes it, as
-Heat's delete_stack retries purge_db."""
+Heat's delete_stack retries purge_db.
+
+A delete whose stack changed traversal between the engine's load and its compare-and-swap
+still starts: after purge_db cleared a failed stack's traversal (the delete of a
+CREATE_FAILED stack was dropped with a 204 while the machine was loaded), and after
+another traversal started (the delete supersedes it).
+"""
 
 import time
 
@@ -9,6 +15,7 @@ import sqlalchemy as sa
 
 from heat_lite.common import exception
 from heat_lite.db import api as db_api
+from heat_lite.engine import service
 from tests.fixtures import inprocess
 
 pytestmark = pytest.mark.functional
@@ -48,3 +55,48 @@ def test_deleting_a_stranded_deleted_stack_soft_deletes_it(tmp_path):
             assert (
                 conn.execute(sa.select(sa.func.count()).select_from(db_api.T_CREDS)).scalar() == 0
             )
+
+
+FAILING = {
+    "heat_template_version": "2018-08-31",
+    "resources": {"bad": {"type": "OS::Heat::TestResource", "properties": {"fail": True}}},
+}
+
+
+def _after_first_load(monkeypatch, change):
+    """The engine's next stack load is followed by ``change(stack_id)`` written to the
+    database, as a concurrent traversal or tidy-up would in between."""
+    original = service.EngineService._load_stack
+    pending = [change]
+
+    def load(self, cnxt, stack_identity, show_deleted=False):
+        stack = original(self, cnxt, stack_identity, show_deleted)
+        if pending:
+            pending.pop()(stack.id)
+        return stack
+
+    monkeypatch.setattr(service.EngineService, "_load_stack", load)
+
+
+def test_delete_after_purge_cleared_the_failed_traversal(tmp_path, monkeypatch):
+    with inprocess.heat(tmp_path) as heat:
+        ident = heat.client.create_stack(heat.ctx, "bad", FAILING, {}, {}, {})
+        inprocess.wait_for_status(heat, ident, {"CREATE_FAILED"})
+        # the delete loads the stack just before purge_db clears its failed traversal
+        db_api.stack_update(ident["stack_id"], {"current_traversal": "the failed one"})
+        _after_first_load(
+            monkeypatch,
+            lambda stack_id: db_api.stack_update(stack_id, {"current_traversal": ""}),
+        )
+        heat.client.delete_stack(heat.ctx, ident)
+        inprocess.wait_for(heat, ident, "DELETE_COMPLETE")
+
+
+def test_delete_supersedes_a_traversal_started_after_its_load(tmp_path, monkeypatch):
+    with inprocess.heat(tmp_path) as heat:
+        ident = heat.client.create_stack(heat.ctx, "grp", GROUP, {}, {}, {})
+        inprocess.wait_for_status(heat, ident, {"CREATE_COMPLETE"})
+        started = {"action": "UPDATE", "status": "IN_PROGRESS", "current_traversal": "other"}
+        _after_first_load(monkeypatch, lambda stack_id: db_api.stack_update(stack_id, started))
+        heat.client.delete_stack(heat.ctx, ident)
+        inprocess.wait_for(heat, ident, "DELETE_COMPLETE")
