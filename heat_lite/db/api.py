@@ -997,6 +997,20 @@ def stack_lock_set(stack_id, engine_id):
             )
 
 
+def stack_lock_take(stack_id, engine_id):
+    """Take the lock if nobody holds it; whether this caller got it."""
+    try:
+        with transaction() as conn:
+            conn.execute(
+                T_STACK_LOCK.insert().values(
+                    stack_id=stack_id, engine_id=engine_id, created_at=utcnow()
+                )
+            )
+    except sa.exc.IntegrityError:
+        return False
+    return True
+
+
 def stack_lock_release(stack_id, engine_id):
     """Drop the lock if ``engine_id`` (None: anyone) still holds it; whether it did."""
     stmt = T_STACK_LOCK.delete().where(T_STACK_LOCK.c.stack_id == stack_id)

@@ -142,10 +142,20 @@ def _stalled(row):
 def _restart(stack, starter):
     """The traversal was never started (its engine died first): start it now."""
     engine_id = liveness.own_engine_id()
-    if starter is not None and not db_api.stack_lock_steal(stack.id, starter, engine_id):
+    if starter is not None:
+        if not db_api.stack_lock_steal(stack.id, starter, engine_id):
+            return
+    elif not db_api.stack_lock_take(stack.id, engine_id):
+        return  # an engine is starting a new traversal of it right now
+    current = db_api.stack_get(stack.id)
+    if current is None or (current.current_traversal, current.status) != (
+        stack.current_traversal,
+        rpc_api.IN_PROGRESS,
+    ):
+        # a new traversal (a delete) started since this pass read the stack: restarting
+        # the old one would store rows for resources the new one already removed
+        db_api.stack_lock_release(stack.id, engine_id)
         return
-    if starter is None:
-        db_api.stack_lock_set(stack.id, engine_id)
     LOG.info("Engine went down starting %s of stack %s: resuming", stack.action, stack.id)
     if stack.action in _NOT_RESUMABLE:
         db_api.stack_lock_release(stack.id, engine_id)

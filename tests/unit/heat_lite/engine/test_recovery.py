@@ -87,3 +87,48 @@ def test_a_node_held_by_a_live_engine_is_left_alone(chain):
 
     assert _resend(stack, current_deps, alive=lambda engine_id: engine_id == "e-live") == []
     assert [s[0] for s in _resend(stack, current_deps, alive=lambda e: False)] == [ids["a"]]
+
+
+@pytest.fixture
+def own_engine(monkeypatch):
+    monkeypatch.setattr(recovery.liveness, "own_engine_id", lambda: "me")
+    return "me"
+
+
+def _stale_stack(stack_id, restarted, traversal=TRAVERSAL):
+    """The stack as a watchdog pass read it, whose restart is recorded in ``restarted``."""
+    return types.SimpleNamespace(
+        id=stack_id,
+        action="CREATE",
+        current_traversal=traversal,
+        _converge_create_or_update=lambda: restarted.append(stack_id),
+    )
+
+
+def test_restart_skips_a_traversal_superseded_since_the_pass_read_it(chain, own_engine):
+    _ids, stack, _deps = chain
+    # a delete started after the pass read the stack in CREATE_IN_PROGRESS
+    db_api.stack_update(stack.id, {"action": "DELETE", "status": "IN_PROGRESS"})
+    db_api.stack_update(stack.id, {"current_traversal": "the delete's"})
+    restarted = []
+    recovery._restart(_stale_stack(stack.id, restarted), None)
+    assert restarted == []
+    assert db_api.stack_lock_get_all() == []
+
+
+def test_restart_resumes_a_traversal_nobody_started(chain, own_engine):
+    _ids, stack, _deps = chain
+    db_api.stack_update(stack.id, {"status": "IN_PROGRESS", "current_traversal": TRAVERSAL})
+    restarted = []
+    recovery._restart(_stale_stack(stack.id, restarted), None)
+    assert restarted == [stack.id]
+
+
+def test_restart_leaves_a_traversal_another_engine_is_starting(chain, own_engine):
+    _ids, stack, _deps = chain
+    db_api.stack_update(stack.id, {"status": "IN_PROGRESS", "current_traversal": TRAVERSAL})
+    db_api.stack_lock_set(stack.id, "another engine")
+    restarted = []
+    recovery._restart(_stale_stack(stack.id, restarted), None)
+    assert restarted == []
+    assert [tuple(lock) for lock in db_api.stack_lock_get_all()] == [(stack.id, "another engine")]
