@@ -7,7 +7,9 @@ the traversal itself would ever notice. Every ``convergence_watchdog_interval`` 
 
 * a stack past its timeout is marked FAILED "Timed out", running node or not;
 * a traversal whose engine died before it was started (its stack_lock is held by a dead
-  engine) is started again, or failed when it needs data only that engine had;
+  engine) is started again, or failed when it needs data only that engine had; the
+  restart holds the lock and re-reads the stack first, so a traversal superseded since
+  the pass read it (a delete begun meanwhile) is left alone;
 * a traversal with a resource locked by a dead engine or worker, or one that made no
   progress for ``convergence_stall_timeout`` seconds, has the check of each of its ready
   nodes sent again: nodes whose inputs are all in but whose output is missing somewhere.
