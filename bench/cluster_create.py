@@ -8,8 +8,9 @@ python-magnumclient (POST /v1/clusters), and polls the API until each reports
 CREATE_COMPLETE. Prints each cluster's seconds from its POST to CREATE_COMPLETE as the
 API reports it; the last line is ``create_s=<seconds until all K are CREATE_COMPLETE>``.
 ``--py-spy DIR`` samples every service from the first POST until all are complete
-(DIR/<service>.txt, collapsed stacks). Status reaches magnum from Heat's notifications (and the periodic sync every
-``--sync-interval`` seconds as the safety net).
+(DIR/<service>.txt, collapsed stacks of the GIL-holding threads). Status reaches magnum
+from Heat's notifications (and the periodic sync every ``--sync-interval`` seconds as
+the safety net).
 """
 
 import argparse

@@ -55,7 +55,8 @@ def line(used):
 
 class Profiler:
     """py-spy record of each process in ``procs`` until stop(): DIR/<name>.txt, collapsed
-    stacks (py-spy installed beside this interpreter; nothing is done without ``out_dir``).
+    stacks of the threads holding the GIL, i.e. near CPU time (py-spy installed beside
+    this interpreter; nothing is done without ``out_dir``).
     """
 
     def __init__(self, procs, out_dir):
@@ -68,7 +69,8 @@ class Profiler:
             if proc is None:
                 continue
             out = pathlib.Path(out_dir) / ("%s.txt" % name)
-            command = [py_spy, "record", "--gil", "--format", "raw", "--pid", str(proc.pid), "-o", str(out)]
+            pid = str(proc.pid)
+            command = [py_spy, "record", "--gil", "--format", "raw", "--pid", pid, "-o", str(out)]
             self.recorders.append(
                 subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             )
