@@ -27,10 +27,6 @@ IN_PROGRESS, FAILED, COMPLETE = rpc_api.IN_PROGRESS, rpc_api.FAILED, rpc_api.COM
 
 # resource task polling: start fast, back off to a modest cap (Heat polls every 1 s)
 POLL_START, POLL_CAP = 0.005, 0.25
-# the cap of a poll that the watched stack's announcement wakes (stack_watch): the poll is
-# only the safety net there, at Heat's own pace (the nested stacks of 10 clusters created
-# at once polled the child's row ~40 times a second: 16 % of the workers' CPU, py-spy)
-WATCHED_POLL_CAP = 1.0
 
 
 def went_down_reason(action):
@@ -567,7 +563,6 @@ class Resource:
 
     def _poll_wait(self, check, token, deadline, cancel, woken):
         wait = POLL_START
-        cap = self.poll_cap if woken is None else max(self.poll_cap, WATCHED_POLL_CAP)
         while True:
             if woken is not None:
                 woken.clear()  # before the check: an announcement after it is kept
@@ -582,7 +577,7 @@ class Resource:
                 event.wait(wait)
             if cancel is not None and cancel.is_set():
                 raise exception.CancelOperation()
-            wait = min(wait * 2, cap)
+            wait = min(wait * 2, self.poll_cap)
 
     def watched_stack(self, token):
         """The stack whose end check_*_complete(token) waits for, if any (nested stacks)."""

@@ -1,15 +1,14 @@
 """Waking the resources that wait for a nested stack (docs/rpc-and-convergence.md §3.2).
 
 A nested stack's parent resource polls the child's row until its action ends
-(``check_*_complete``, as Heat does), backing off to resource.WATCHED_POLL_CAP (1 s, Heat's
-pace) between polls. So that a finished child is seen at once and not at the next poll,
-the engine that stores a
+(``check_*_complete``, as Heat does), backing off to ``POLL_CAP`` between polls. So that a
+finished child is seen at once and not at the next poll, the engine that stores a
 nested stack's final state tells every worker (a fanout cast, ``stack_state_changed``),
 and each worker wakes the polls waiting for that stack. The poll stays the truth: a
 lost announcement only costs the time to the next poll.
 
     with stack_watch.watching(child_id) as woken:   # in Resource._poll
-        woken.wait(1.0)                             # returns early once the child is done
+        woken.wait(0.25)                            # returns early once the child is done
     stack_watch.announce(child_stack)               # after its final state is stored
 """
 
