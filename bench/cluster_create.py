@@ -7,8 +7,10 @@ Creates one cluster template, then K clusters (1 master, 1 node, master LB) at o
 python-magnumclient (POST /v1/clusters), and polls the API until each reports
 CREATE_COMPLETE. Prints each cluster's seconds from its POST to CREATE_COMPLETE as the
 API reports it; the last line is ``create_s=<seconds until all K are CREATE_COMPLETE>``.
-Status reaches magnum from Heat's notifications (and the periodic sync every
-``--sync-interval`` seconds as the safety net).
+``--py-spy DIR`` samples every service from the first POST until all are complete
+(DIR/<service>.txt, collapsed stacks of the GIL-holding threads). Status reaches magnum
+from Heat's notifications (and the periodic sync every ``--sync-interval`` seconds as
+the safety net).
 """
 
 import argparse
@@ -60,7 +62,7 @@ def wait_complete(mc, started, timeout):
     return done
 
 
-def run(count, sync_interval, timeout, logs=None):
+def run(count, sync_interval, timeout, logs=None, profile_dir=None):
     with tempfile.TemporaryDirectory() as tmp, services.isolated_backends() as backends:
         tmp = logs or tmp
         heat_db, transport_url = backends
@@ -92,10 +94,15 @@ def run(count, sync_interval, timeout, logs=None):
                         master_flavor_id="m1.medium",
                         master_lb_enabled=True,
                     )
-                    meter = cpu.Meter(dict(cpu.heat_procs(heat), **magnum.procs))
+                    procs = dict(cpu.heat_procs(heat), **magnum.procs)
+                    meter = cpu.Meter(procs)
+                    profiler = cpu.Profiler(procs, profile_dir)
                     t0 = time.monotonic()
-                    done = wait_complete(mc, create_clusters(mc, count), timeout)
-                    elapsed = time.monotonic() - t0
+                    try:
+                        done = wait_complete(mc, create_clusters(mc, count), timeout)
+                    finally:
+                        elapsed = time.monotonic() - t0
+                        profiler.stop()
                     print("cpu_s: %s" % cpu.line(meter.lap()))
                     return done, elapsed
                 finally:
@@ -110,8 +117,9 @@ def main(argv=None):
     parser.add_argument("--sync-interval", type=int, default=10)
     parser.add_argument("--timeout", type=float, default=300)
     parser.add_argument("--logs", help="keep the services' logs in this directory")
+    parser.add_argument("--py-spy", dest="profile_dir", help="py-spy every service into DIR")
     args = parser.parse_args(argv)
-    done, total = run(args.clusters, args.sync_interval, args.timeout, args.logs)
+    done, total = run(args.clusters, args.sync_interval, args.timeout, args.logs, args.profile_dir)
     for i, seconds in enumerate(sorted(done.values())):
         print("cluster %d: %.2f s" % (i, seconds))
     print("create_s=%.2f" % total)

@@ -7,6 +7,10 @@ other work of a shared machine (each figure is the processes' user + system time
 """
 
 import os
+import pathlib
+import signal
+import subprocess
+import sys
 
 _TICK = os.sysconf("SC_CLK_TCK")
 
@@ -47,3 +51,32 @@ def heat_procs(heat):
 
 def line(used):
     return " ".join("%s=%.2f" % (name, used[name]) for name in sorted(used))
+
+
+class Profiler:
+    """py-spy record of each process in ``procs`` until stop(): DIR/<name>.txt, collapsed
+    stacks of the threads holding the GIL, i.e. near CPU time (py-spy installed beside
+    this interpreter; nothing is done without ``out_dir``).
+    """
+
+    def __init__(self, procs, out_dir):
+        self.recorders = []
+        if not out_dir:
+            return
+        pathlib.Path(out_dir).mkdir(parents=True, exist_ok=True)
+        py_spy = str(pathlib.Path(sys.executable).parent / "py-spy")
+        for name, proc in procs.items():
+            if proc is None:
+                continue
+            out = pathlib.Path(out_dir) / ("%s.txt" % name)
+            pid = str(proc.pid)
+            command = [py_spy, "record", "--gil", "--format", "raw", "--pid", pid, "-o", str(out)]
+            self.recorders.append(
+                subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            )
+
+    def stop(self):
+        for recorder in self.recorders:
+            recorder.send_signal(signal.SIGINT)
+        for recorder in self.recorders:
+            recorder.wait(timeout=60)

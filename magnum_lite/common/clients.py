@@ -26,7 +26,7 @@ import openstack
 from heatclient import client as heatclient
 from keystoneauth1 import session as ks_session
 
-from magnum_lite.common import keystone
+from magnum_lite.common import exception, keystone
 from magnum_lite.conf import CONF
 from magnum_lite.conf import os_clients as os_clients_conf
 
@@ -93,6 +93,7 @@ class OpenStackClients:
             )
         return opts.url % {"project_id": self.context.project_id}
 
+    @exception.wrap_keystone_exception
     def heat(self):
         """A python-heatclient Client talking to Heat as the context's caller (noauth:
         a plain session and the caller's identity headers, which heat-lite's noauth

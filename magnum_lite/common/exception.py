@@ -6,7 +6,10 @@ The classes cross RPC (``magnum_lite.common.rpc.ALLOWED_EXMODS``), so an error r
 the conductor during a synchronous call reaches the API, and the HTTP answer, as itself.
 """
 
+import functools
 import logging
+
+from keystoneauth1 import exceptions as ka_exception
 
 LOG = logging.getLogger(__name__)
 
@@ -285,6 +288,27 @@ class TrusteeOrTrustToClusterFailed(MagnumException):
 
 class AuthorizationFailure(MagnumException):
     _msg_fmt = "%(client)s connection failed. %(message)s"
+
+
+def wrap_keystone_exception(func):
+    """Keystone's failures inside ``func`` (building a client: its session authenticates)
+    as AuthorizationFailure, as Magnum's decorator of the same name: e.g. a cluster's
+    trustee logging into a trust deleted outside Magnum gives "heat connection failed.
+    unexpected keystone client error occurred: Could not find trust: <id>. (HTTP 404)"."""
+
+    @functools.wraps(func)
+    def wrapped(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except ka_exception.AuthorizationFailure as exc:
+            raise AuthorizationFailure(client=func.__name__, message="reason: %s" % exc)
+        except ka_exception.ClientException as exc:
+            raise AuthorizationFailure(
+                client=func.__name__,
+                message="unexpected keystone client error occurred: %s" % exc,
+            )
+
+    return wrapped
 
 
 class TrusteeCreateFailed(MagnumException):

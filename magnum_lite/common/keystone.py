@@ -175,7 +175,8 @@ class KeystoneClientV3:
         try:
             client.trusts.delete(cluster.trust_id)
         except (ka_exception.NotFound, ka_exception.Unauthorized):
-            # gone already (a trust-scoped login to a deleted trust is a 401)
+            # gone already (a trust-scoped login to a deleted trust is Keystone's 404
+            # TrustNotFound)
             LOG.info("Trust %s of cluster %s is already gone", cluster.trust_id, cluster.uuid)
 
     def delete_trustee(self, trustee_id):

@@ -370,6 +370,14 @@ def nodegroup_get_all(context, cluster_id, filters=None, **page):
     return _paginate(stmt, T_NG, **page)
 
 
+def nodegroup_get_all_of_clusters(cluster_ids):
+    """The nodegroups of every cluster (uuid) in ``cluster_ids``, by id: one query for a
+    page of clusters."""
+    if not cluster_ids:
+        return []
+    return _rows(sa.select(T_NG).where(T_NG.c.cluster_id.in_(cluster_ids)).order_by(T_NG.c.id))
+
+
 def nodegroup_get_by_stack_id(stack_id):
     return _rows(sa.select(T_NG).where(T_NG.c.stack_id == stack_id))
 

@@ -84,24 +84,21 @@ class Cluster(base.MagnumPersistentObject, base.MagnumObject):
     def default_ng_master(self):
         return self._default_ng("master")
 
-    def _sum(self, master, attr):
-        return [getattr(ng, attr) for ng in self.nodegroups if (ng.role == "master") == master]
-
     @property
     def node_count(self):
-        return sum(self._sum(False, "node_count"))
+        return _node_fields(self.nodegroups, False)["node_count"]
 
     @property
     def master_count(self):
-        return sum(self._sum(True, "node_count"))
+        return _node_fields(self.nodegroups, True)["master_count"]
 
     @property
     def node_addresses(self):
-        return [a for addrs in self._sum(False, "node_addresses") for a in addrs or []]
+        return _node_fields(self.nodegroups, False)["node_addresses"]
 
     @property
     def master_addresses(self):
-        return [a for addrs in self._sum(True, "node_addresses") for a in addrs or []]
+        return _node_fields(self.nodegroups, True)["master_addresses"]
 
     # ---- lookups --------------------------------------------------------------------------
 
@@ -167,12 +164,21 @@ class Cluster(base.MagnumPersistentObject, base.MagnumObject):
     def refresh(self, context=None):
         self._refresh_from(self.get_by_uuid(None, self.uuid))
 
-    def as_dict(self):
+    def as_dict(self, nodegroups=None):
+        """The fields, with the counts and addresses of ``nodegroups`` (the cluster's,
+        read once, when not given)."""
         d = {k: getattr(self, k) for k in self.fields if k != "cluster_template"}
-        d.update(
-            node_count=self.node_count,
-            master_count=self.master_count,
-            node_addresses=self.node_addresses,
-            master_addresses=self.master_addresses,
-        )
+        ngs = self.nodegroups if nodegroups is None else nodegroups
+        d.update(_node_fields(ngs, False), **_node_fields(ngs, True))
         return d
+
+
+def _node_fields(nodegroups, master):
+    """node_count and node_addresses of the worker nodegroups (master: master_count and
+    master_addresses of the master ones)."""
+    ngs = [ng for ng in nodegroups if (ng.role == "master") == master]
+    prefix = "master" if master else "node"
+    return {
+        prefix + "_count": sum(ng.node_count for ng in ngs),
+        prefix + "_addresses": [a for ng in ngs for a in ng.node_addresses or []],
+    }

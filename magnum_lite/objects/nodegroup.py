@@ -81,6 +81,14 @@ class NodeGroup(base.MagnumPersistentObject, base.MagnumObject):
         return cls._from_db_object_list(context, rows)
 
     @classmethod
+    def list_of_clusters(cls, context, cluster_ids):
+        """{cluster uuid: its nodegroups (by id)} for the clusters ``cluster_ids``."""
+        found = {cluster_id: [] for cluster_id in cluster_ids}
+        for row in dbapi.nodegroup_get_all_of_clusters(list(found)):
+            found[row["cluster_id"]].append(cls._from_db_object(cls(context), row))
+        return found
+
+    @classmethod
     def list_by_stack_id(cls, context, stack_id):
         """Rows (dicts with cluster_id) of the nodegroups whose stack is ``stack_id``."""
         return dbapi.nodegroup_get_by_stack_id(stack_id)

@@ -46,7 +46,14 @@ class ClusterUpdateJob:
             except exception.ClusterNotFound:
                 return  # removed meanwhile
             cluster_driver = driver_mod.Driver.get_driver_for_cluster(self.ctx, self.cluster)
-            cluster_driver.update_cluster_status(self.ctx, self.cluster)
+            try:
+                cluster_driver.update_cluster_status(self.ctx, self.cluster)
+            except exception.AuthorizationFailure as err:
+                # the trust was deleted outside Magnum: the status is still synced, with
+                # the admin context, as Magnum's ClusterUpdateJob does
+                if "Could not find trust: %s" % self.cluster.trust_id not in str(err):
+                    raise
+                cluster_driver.update_cluster_status(self.ctx, self.cluster, use_admin_ctx=True)
             if self.cluster.status == STATUS.DELETE_COMPLETE:
                 LOG.info("Cluster %s is DELETE_COMPLETE: removing its rows", self.cluster.uuid)
                 try:

@@ -106,10 +106,12 @@ def _entity(collection):
 def list_objects(req, collection):
     entity = _entity(collection)
     svc = _svc(req)
-    objs = [full_view(svc, entity, o) for o in svc.list_visible(entity, all_projects=True)]
+    objs = [view(o) for o in svc.list_visible(entity, all_projects=True)]
     for key in ("name", "loadbalancer_id", "provisioning_status"):
         if key in req.params:
             objs = [o for o in objs if str(o.get(key)) == req.params[key]]
+    # the related lists only of the objects shown (each costs queries)
+    objs = [dict(o, **related(svc, entity, o)) for o in objs]
     return 200, {collection: objs, collection[:-1] + "s_links": []}
 
 

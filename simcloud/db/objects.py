@@ -8,6 +8,7 @@ Rows come back as dicts: the stored ``properties`` plus ``id``, ``name``, ``stat
     objects.get_all('neutron.port', network_id=net_id)
 """
 
+import json
 import uuid
 
 import sqlalchemy as sa
@@ -18,6 +19,10 @@ from simcloud.db import models
 
 T_SIM = models.SimObject.__table__
 T_SETTING = models.SimSetting.__table__
+
+
+# keys of an object's dict that come from its row's columns, not from ``properties``
+_COLUMN_KEYS = frozenset(("id", "status", "ready_at", "kind", "created_at", "updated_at"))
 
 
 def _as_dict(row):
@@ -74,8 +79,20 @@ def get_all(kind=None, project_id=None, name=None, **props):
         stmt = stmt.where(T_SIM.c.project_id == project_id)
     if name is not None:
         stmt = stmt.where(T_SIM.c.name == name)
+    for key, value in props.items():
+        if isinstance(value, str) and key not in _COLUMN_KEYS:
+            stmt = stmt.where(_stored_pair(key, value))
     rows = [_as_dict(r) for r in db_api.all_rows(stmt)]
     return [r for r in rows if all(r.get(k) == v for k, v in props.items())]
+
+
+def _stored_pair(key, value):
+    """A first cut in SQL: the rows whose stored JSON text holds ``"key": "value"`` (the
+    exact test on the decoded properties follows; a listener's load balancer, a port's
+    network were found by decoding every row of the kind)."""
+    pair = "%s: %s" % (json.dumps(key), json.dumps(value))
+    escaped = pair.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return sa.type_coerce(T_SIM.c.properties, sa.Text).like("%" + escaped + "%", escape="\\")
 
 
 def update(obj_id, status=None, properties=None, ready_at=False, name=None, remove=()):

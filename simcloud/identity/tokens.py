@@ -159,9 +159,11 @@ def authenticate(auth):
 
 def _issue_trust_token(user, methods, trust_id):
     trust = db.trust_get(trust_id) if trust_id else None
-    if trust is None or trust.trustee_user_id != user.id:
-        raise exception.Unauthorized(UNAUTHORIZED)
-    if trust.expires_at is not None and trust.expires_at <= db_api.utcnow():
+    if trust is None or (trust.expires_at is not None and trust.expires_at <= db_api.utcnow()):
+        # Keystone's TrustNotFound (deleted or expired), which Magnum's periodic sync
+        # recognises by its text
+        raise exception.NotFound("Could not find trust: %s." % trust_id)
+    if trust.trustee_user_id != user.id:
         raise exception.Unauthorized(UNAUTHORIZED)
     subject = trust.trustor_user_id if trust.impersonation else trust.trustee_user_id
     return _issue(subject, trust.project_id, trust.role_ids, methods, trust_id=trust.id)

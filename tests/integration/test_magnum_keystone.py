@@ -5,7 +5,8 @@ Keystone, on PostgreSQL and RabbitMQ.
 
 A cluster gets a trustee user (made by the trustee domain admin) and a trust from its
 user; the stack gets them as parameters; the periodic sync polls Heat as the trustee
-through the trust; deleting the cluster deletes both.
+through the trust (with its admin context once the trust was deleted outside magnum, as
+Magnum); deleting the cluster deletes both.
 """
 
 import json
@@ -104,6 +105,23 @@ def identity_get(cloud, path):
     return resp.status_code, (resp.json() if resp.content else None)
 
 
+def create_cluster(demo, template, name):
+    """A template and a cluster of 1 node of it, as demo; the cluster once CREATE_COMPLETE."""
+    demo(
+        "coe", "cluster", "template", "create",
+        "--coe", "kubernetes",
+        "--image", "fedora-coreos-40",
+        "--external-network", "public",
+        "--flavor", "m1.small",
+        "--master-flavor", "m1.medium",
+        template,
+    )  # fmt: skip
+    demo("coe", "cluster", "create", "--cluster-template", template, "--node-count", "1", name)
+    cluster = helpers.wait_cluster_status(demo, name, ["CREATE_COMPLETE", "CREATE_FAILED"])
+    assert cluster["status"] == "CREATE_COMPLETE", cluster["status_reason"]
+    return cluster
+
+
 def test_request_without_or_with_a_bad_token_is_401(deployment):
     heat, magnum, demo = deployment
     for headers in ({}, {"X-Auth-Token": "not-a-token"}):
@@ -116,18 +134,7 @@ def test_request_without_or_with_a_bad_token_is_401(deployment):
 
 def test_cluster_gets_trustee_and_trust_and_loses_them_on_delete(deployment):
     heat, magnum, demo = deployment
-    demo(
-        "coe", "cluster", "template", "create",
-        "--coe", "kubernetes",
-        "--image", "fedora-coreos-40",
-        "--external-network", "public",
-        "--flavor", "m1.small",
-        "--master-flavor", "m1.medium",
-        "ks-ct",
-    )  # fmt: skip
-    demo("coe", "cluster", "create", "--cluster-template", "ks-ct", "--node-count", "1", "kc1")
-    cluster = helpers.wait_cluster_status(demo, "kc1", ["CREATE_COMPLETE", "CREATE_FAILED"])
-    assert cluster["status"] == "CREATE_COMPLETE", cluster["status_reason"]
+    cluster = create_cluster(demo, "ks-ct", "kc1")
 
     # the stack (cluster_id from microversion 1.13), seen by its owner through the catalog
     session = user_session(heat.cloud, "demo")
@@ -157,3 +164,25 @@ def test_cluster_gets_trustee_and_trust_and_loses_them_on_delete(deployment):
     helpers.wait_cluster_gone(demo, "kc1")
     assert identity_get(heat.cloud, "OS-TRUST/trusts/" + trust_id)[0] == 404
     assert identity_get(heat.cloud, "users/" + trustee_id)[0] == 404
+
+
+def test_status_synced_with_admin_context_once_the_trust_is_gone(deployment):
+    """A trust deleted outside Magnum: the trustee can no longer log in (Keystone's
+    "Could not find trust"), so the sync acts with its admin context, as Magnum's
+    ClusterUpdateJob: the cluster still leaves UPDATE_IN_PROGRESS, and its delete ends."""
+    heat, magnum, demo = deployment
+    cluster = create_cluster(demo, "ks-ct-gone", "kc2")
+    trust_id = stored_parameters(heat, cluster["cluster_id"])["trust_id"]
+    resp = user_session(heat.cloud, "admin").delete(
+        heat.cloud.auth_url + "/v3/OS-TRUST/trusts/" + trust_id, raise_exc=False
+    )
+    assert resp.status_code == 204, resp.text
+
+    demo("coe", "cluster", "resize", "kc2", "2")
+    cluster = helpers.wait_cluster_status(demo, "kc2", ["UPDATE_COMPLETE", "UPDATE_FAILED"])
+    assert cluster["status"] == "UPDATE_COMPLETE", cluster["status_reason"]
+    assert cluster["node_count"] == 2
+    assert len(cluster["node_addresses"]) == 2
+
+    demo("coe", "cluster", "delete", "kc2")
+    helpers.wait_cluster_gone(demo, "kc2")

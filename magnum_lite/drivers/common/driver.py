@@ -115,8 +115,9 @@ class Driver(abc.ABC):
         """Start deleting the cluster's infrastructure."""
 
     @abc.abstractmethod
-    def update_cluster_status(self, context, cluster):
-        """Sync the cluster's and its nodegroups' status from the infrastructure."""
+    def update_cluster_status(self, context, cluster, use_admin_ctx=False):
+        """Sync the cluster's and its nodegroups' status from the infrastructure
+        (``use_admin_ctx``: acting as ``context``, not as the cluster's trustee)."""
 
     @abc.abstractmethod
     def create_nodegroup(self, context, cluster, nodegroup):

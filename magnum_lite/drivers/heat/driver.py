@@ -182,11 +182,14 @@ class HeatDriver(driver.Driver):
         except heat_exc.HTTPConflict:
             raise exception.OperationInProgress(cluster_name=cluster.name)
 
-    def update_cluster_status(self, context, cluster):
-        """Sync the cluster and its nodegroups from their stacks (HeatPoller)."""
+    def update_cluster_status(self, context, cluster, use_admin_ctx=False):
+        """Sync the cluster and its nodegroups from their stacks (HeatPoller), acting as
+        the cluster's trustee; ``use_admin_ctx``: as ``context`` itself (the periodic
+        sync's admin context, when the cluster's trust is gone)."""
         if not cluster.stack_id:
             return
-        osc = self._osc(magnum_context.make_cluster_context(cluster))
+        stack_ctx = context if use_admin_ctx else magnum_context.make_cluster_context(cluster)
+        osc = self._osc(stack_ctx)
         poller.HeatPoller(osc, context, cluster, self).poll_and_check()
 
     # -- nodegroups ---------------------------------------------------------------------

@@ -147,7 +147,9 @@ def test_trust_scoped_token(simcloud):
         headers={"X-Auth-Token": resp.headers["X-Subject-Token"]},
         status=401,
     )
-    simcloud.app.post_json("/identity/v3/auth/tokens", body, status=401)
+    # a login into a deleted trust: Keystone's TrustNotFound
+    resp = simcloud.app.post_json("/identity/v3/auth/tokens", body, status=404)
+    assert resp.json["error"]["message"] == "Could not find trust: %s." % trust["id"]
 
 
 def test_domain_admin_manages_users_with_a_domain_scoped_token(simcloud):

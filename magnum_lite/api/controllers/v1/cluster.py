@@ -97,8 +97,11 @@ class Cluster(base.APIBase):
     user_id = wsme.wsattr(wtypes.text, readonly=True)
 
     @classmethod
-    def convert_with_links(cls, cluster, expand=True):
-        values = base.convert_datetimes(cluster.as_dict())
+    def convert_with_links(cls, cluster, expand=True, nodegroups=None):
+        """``nodegroups``: the cluster's, when the caller read them already."""
+        if nodegroups is None:
+            nodegroups = cluster.nodegroups
+        values = base.convert_datetimes(cluster.as_dict(nodegroups))
         values.pop("id", None)
         c = cls()
         for key, value in values.items():
@@ -114,11 +117,11 @@ class Cluster(base.APIBase):
                 if key.name not in BRIEF:
                     setattr(c, key.name, wtypes.Unset)
             return c
-        _detail(c, cluster)
+        _detail(c, cluster, nodegroups)
         return c
 
 
-def _detail(c, cluster):
+def _detail(c, cluster, nodegroups):
     template = cluster.cluster_template
     c.labels_overridden, c.labels_added, c.labels_skipped = validation.labels_diff(
         cluster.labels, template.labels
@@ -126,7 +129,7 @@ def _detail(c, cluster):
     if cluster.status in fields.ClusterStatus.STATUS_FAILED:
         c.faults = {
             ng.name: ng.status_reason
-            for ng in cluster.nodegroups
+            for ng in nodegroups
             if ng.status in fields.ClusterStatus.STATUS_FAILED
         }
     for key in ("health_status_reason", "labels"):
@@ -165,7 +168,12 @@ class ClustersController(rest.RestController):
             sort_key,
             sort_dir,
         )
-        items = [Cluster.convert_with_links(o, expand=expand) for o in objs]
+        # every listed cluster's nodegroups in one query (not 4 per cluster)
+        nodegroups = objects.NodeGroup.list_of_clusters(context, [o.uuid for o in objs])
+        items = [
+            Cluster.convert_with_links(o, expand=expand, nodegroups=nodegroups[o.uuid])
+            for o in objs
+        ]
         return listing.collection(ClusterCollection, items, limit, url, sort_key, sort_dir)
 
     @wsme_pecan.wsexpose(ClusterCollection, types.uuid, int, wtypes.text, wtypes.text)

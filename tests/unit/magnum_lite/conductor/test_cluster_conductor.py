@@ -35,7 +35,7 @@ class FakeDriver:
     def delete_cluster(self, context, cluster):
         self._record("delete_cluster")
 
-    def update_cluster_status(self, context, cluster):
+    def update_cluster_status(self, context, cluster, use_admin_ctx=False):
         self._record("update_cluster_status")
         cluster.status = self.next_status
         cluster.save()
