@@ -360,20 +360,7 @@ class CheckResource:
                 abandon=self._abandon,
             )
 
-        if failures or skip:
-            for entity_id, predecessors in targets.items():
-                sync_point.sync(
-                    entity_id,
-                    traversal,
-                    is_update,
-                    predecessors,
-                    new_data,
-                    trigger,
-                    new_failures=failures,
-                    is_skip=skip,
-                )
-        else:
-            sync_point.sync_many(traversal, is_update, targets, new_data, trigger)
+        sync_point.sync_many(traversal, is_update, targets, new_data, trigger, failures, skip)
 
 
 # stack action -> (acts on update nodes?, Resource method) (docs/rpc-and-convergence.md §4.6)
