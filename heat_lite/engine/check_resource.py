@@ -81,24 +81,39 @@ class TemplateFacts:
 
 
 class _Cache:
-    """A small LRU cache, safe across (green) threads."""
+    """A small LRU cache, safe across (green) threads. A missing value is built once:
+    the threads that want it meanwhile wait for that build (a 1,000-node traversal's
+    first messages all arrive at once, and its graph can take a second to load)."""
 
     def __init__(self, size):
         self._data = collections.OrderedDict()
         self._size = size
         self._lock = threading.Lock()
+        self._building = {}  # key -> [lock held while building, number of users]
 
     def get(self, key, build):
         with self._lock:
             if key in self._data:
                 self._data.move_to_end(key)
                 return self._data[key]
-        value = build()
-        with self._lock:
-            self._data[key] = value
-            while len(self._data) > self._size:
-                self._data.popitem(last=False)
-        return value
+            building = self._building.setdefault(key, [threading.Lock(), 0])
+            building[1] += 1
+        try:
+            with building[0]:
+                with self._lock:
+                    if key in self._data:
+                        return self._data[key]
+                value = build()
+                with self._lock:
+                    self._data[key] = value
+                    while len(self._data) > self._size:
+                        self._data.popitem(last=False)
+                return value
+        finally:
+            with self._lock:
+                building[1] -= 1
+                if not building[1]:
+                    del self._building[key]
 
 
 _graphs = _Cache(64)
