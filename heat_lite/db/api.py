@@ -1003,8 +1003,9 @@ def sync_point_inputs(entity_ids, traversal_id, is_update):
     """``{entity_id: ({sender: data}, extra_data)}`` of the given sync points' inputs
     (extra_data: the inputs' failures and skip flag merged, or None)."""
     rows = _all(
-        sa.select(T_INPUT.c.entity_id, T_INPUT.c.sender, T_INPUT.c.data, T_INPUT.c.extra_data)
-        .where(
+        sa.select(
+            T_INPUT.c.entity_id, T_INPUT.c.sender, T_INPUT.c.data, T_INPUT.c.extra_data
+        ).where(
             T_INPUT.c.traversal_id == traversal_id,
             T_INPUT.c.is_update == is_update,
             T_INPUT.c.entity_id.in_(sorted(str(e) for e in entity_ids)),

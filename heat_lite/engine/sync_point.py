@@ -87,9 +87,8 @@ def sync(
     sent along by any predecessor. Raises EntityNotFound when the sync point is gone
     (the traversal was superseded). Returns whether the callback ran.
     """
-    done = sync_many(
-        traversal_id, is_update, {entity_id: predecessors}, new_data, callback, new_failures, is_skip
-    )
+    targets = {entity_id: predecessors}
+    done = sync_many(traversal_id, is_update, targets, new_data, callback, new_failures, is_skip)
     return entity_id in done
 
 
@@ -117,8 +116,7 @@ def sync_many(
     ready = [
         entity_id
         for entity_id, predecessors in targets.items()
-        if counts.get(str(entity_id)) is not None
-        and counts[str(entity_id)] >= len(predecessors)
+        if counts.get(str(entity_id)) is not None and counts[str(entity_id)] >= len(predecessors)
     ]
     inputs = db_api.sync_point_inputs(ready, traversal_id, is_update) if ready else {}
     done = []

@@ -50,7 +50,8 @@ def test_sync_point_add_input_counts_each_sender_once(db):
     row = db_api.sync_point_get("7", "t1", True)
     assert row.atomic_key == 2
     assert row.input_data == {"input_data": {"a": {"x": 1}, "b": 2}}
-    assert db_api.sync_point_inputs(["7", "8"], "t1", True) == {"7": ({"a": {"x": 1}, "b": 2}, None)}
+    inputs = db_api.sync_point_inputs(["7", "8"], "t1", True)
+    assert inputs == {"7": ({"a": {"x": 1}, "b": 2}, None)}
 
 
 def test_sync_point_add_input_reports_to_several_at_once(db):
