@@ -100,9 +100,10 @@ def sync_many(
     ``targets`` maps entity ids to their predecessors. The input is a row per target
     (heat_lite.db.api.sync_point_add_input), counted in the sync point's atomic_key: the
     sender whose row makes the count reach the number of predecessors reads the inputs
-    (a second round trip, once per completed sync point) and calls back. A sender that
-    had reported there already changes nothing and completes nothing. Returns the
-    entities whose callback ran; raises EntityNotFound if a target's sync point is gone.
+    (a second round trip, once per completed sync point, saved where this input is the
+    only one) and calls back. A sender that had reported there already changes nothing
+    and completes nothing. Returns the entities whose callback ran; raises
+    EntityNotFound if a target's sync point is gone.
     """
     ((sender, data),) = new_data.items()
     extra = {}
@@ -118,11 +119,14 @@ def sync_many(
         for entity_id, predecessors in targets.items()
         if counts.get(str(entity_id)) is not None and counts[str(entity_id)] >= len(predecessors)
     ]
-    inputs = db_api.sync_point_inputs(ready, traversal_id, is_update) if ready else {}
+    # a sync point whose only input is this one (a chain's link, a leaf) is not read back
+    others = [entity_id for entity_id in ready if counts[str(entity_id)] > 1]
+    inputs = db_api.sync_point_inputs(others, traversal_id, is_update) if others else {}
+    own = ({make_key(sender): data}, extra or None)
     done = []
     for entity_id in ready:
-        received, extra = inputs.get(str(entity_id), ({}, None))
-        if _complete(entity_id, targets[entity_id], received, extra, callback):
+        received, merged = inputs.get(str(entity_id), own)
+        if _complete(entity_id, targets[entity_id], received, merged, callback):
             done.append(entity_id)
     missing = [entity_id for entity_id in targets if str(entity_id) not in counts]
     if missing:
