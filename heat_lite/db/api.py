@@ -43,6 +43,7 @@ T_RDATA = models.ResourceData.__table__
 T_PROPS = models.ResourcePropertiesData.__table__
 T_EVENT = models.Event.__table__
 T_SYNC = models.SyncPoint.__table__
+T_INPUT = models.SyncPointInput.__table__
 T_CREDS = models.UserCreds.__table__
 T_SERVICE = models.Service.__table__
 
@@ -829,7 +830,6 @@ def sync_point_create_many(rows):
     now = utcnow()
     for row in rows:
         row.setdefault("atomic_key", 0)
-        row.setdefault("input_data", {})
         row.setdefault("extra_data", None)
         row.setdefault("created_at", now)
     with transaction() as conn:
@@ -845,103 +845,182 @@ def _sync_key(entity_id, traversal_id, is_update):
 
 
 def sync_point_get(entity_id, traversal_id, is_update):
-    return _one(sa.select(T_SYNC).where(*_sync_key(entity_id, traversal_id, is_update)))
+    """The sync point with its inputs (``input_data`` = ``{"input_data": {sender: data}}``)
+    and the inputs' failures and skip flag merged into its ``extra_data``."""
+    with autocommit() as conn:
+        row = conn.execute(
+            sa.select(T_SYNC).where(*_sync_key(entity_id, traversal_id, is_update))
+        ).first()
+        if row is None:
+            return None
+        inputs = conn.execute(
+            sa.select(T_INPUT).where(
+                T_INPUT.c.traversal_id == traversal_id,
+                T_INPUT.c.entity_id == str(entity_id),
+                T_INPUT.c.is_update == is_update,
+            )
+        ).all()
+    return _with_inputs(row, inputs)
 
 
-# Rows are locked in entity order first (the CTE), so two senders updating overlapping
-# sets of sync points queue behind each other instead of deadlocking.
+def sync_point_get_all_by_traversal(stack_id, traversal_id):
+    """Every sync point of the traversal, each with its inputs as in sync_point_get."""
+    with autocommit() as conn:
+        points = conn.execute(
+            sa.select(T_SYNC).where(
+                T_SYNC.c.stack_id == stack_id, T_SYNC.c.traversal_id == traversal_id
+            )
+        ).all()
+        inputs = conn.execute(
+            sa.select(T_INPUT).where(T_INPUT.c.traversal_id == traversal_id)
+        ).all()
+    by_point = {}
+    for row in inputs:
+        by_point.setdefault((row.entity_id, row.is_update), []).append(row)
+    return [_with_inputs(p, by_point.get((p.entity_id, p.is_update), ())) for p in points]
+
+
+def _with_inputs(point, inputs):
+    values = dict(point._mapping)
+    values["input_data"] = {"input_data": {row.sender: row.data for row in inputs}}
+    values["extra_data"] = _merge_input_extras(point.extra_data, [row.extra_data for row in inputs])
+    return types.SimpleNamespace(**values)
+
+
+def _merge_input_extras(base, extras):
+    """One extra_data from a sync point's own and its inputs': every resource failure,
+    and ``skip_propagate`` if any input had it. None when there is nothing."""
+    merged = dict(base or {})
+    for extra in extras:
+        if not extra:
+            continue
+        if extra.get("resource_failures"):
+            failures = dict(merged.get("resource_failures", {}))
+            failures.update(extra["resource_failures"])
+            merged["resource_failures"] = failures
+        if extra.get("skip_propagate"):
+            merged["skip_propagate"] = True
+    return merged or None
+
+
+# The sync points are locked in entity order first (so two senders reporting to
+# overlapping sets queue behind each other instead of deadlocking), the input rows are
+# added where the sender has none yet, and each sync point that got one counts it in
+# its atomic_key: one statement, one round trip, row locks held for that statement only.
 _PG_ADD_INPUT = sa.text(
     "WITH locked AS (SELECT entity_id FROM sync_point WHERE entity_id IN :entity_ids "
     "AND traversal_id = :traversal_id AND is_update = :is_update "
-    "ORDER BY entity_id FOR UPDATE) "
-    "UPDATE sync_point SET input_data = jsonb_set(sync_point.input_data::jsonb, '{input_data}', "
-    "COALESCE(sync_point.input_data::jsonb -> 'input_data', '{}'::jsonb) "
-    "|| CAST(:new AS jsonb))::text, "
-    "atomic_key = sync_point.atomic_key + 1, updated_at = :now FROM locked "
-    "WHERE sync_point.entity_id = locked.entity_id AND sync_point.traversal_id = :traversal_id "
-    "AND sync_point.is_update = :is_update "
-    "RETURNING sync_point.entity_id, sync_point.atomic_key, "
-    "CASE WHEN sync_point.atomic_key >= :complete_at THEN sync_point.input_data END, "
-    "CASE WHEN sync_point.atomic_key >= :complete_at THEN sync_point.extra_data END"
+    "ORDER BY entity_id FOR UPDATE), "
+    "added AS (INSERT INTO sync_point_input "
+    "(traversal_id, entity_id, is_update, sender, data, extra_data, created_at) "
+    "SELECT :traversal_id, entity_id, :is_update, :sender, :data, :extra_data, :now "
+    "FROM locked ON CONFLICT DO NOTHING RETURNING entity_id), "
+    "counted AS (UPDATE sync_point SET atomic_key = sync_point.atomic_key + 1, "
+    "updated_at = :now FROM added WHERE sync_point.entity_id = added.entity_id "
+    "AND sync_point.traversal_id = :traversal_id AND sync_point.is_update = :is_update "
+    "RETURNING sync_point.entity_id, sync_point.atomic_key) "
+    "SELECT locked.entity_id, counted.atomic_key FROM locked "
+    "LEFT JOIN counted ON counted.entity_id = locked.entity_id"
 ).bindparams(sa.bindparam("entity_ids", expanding=True))
 
 
-def sync_point_add_input(entity_ids, traversal_id, is_update, new_input, complete_at=0):
-    """Add the ``new_input`` entries to the input data of several sync points, atomically.
+def sync_point_add_input(entity_ids, traversal_id, is_update, sender, data, extra_data=None):
+    """Add the input ``sender -> data`` (with ``extra_data``) to several sync points at once.
 
-    Returns ``{entity_id: (new atomic_key, input_data, extra_data)}`` for the sync points
-    that exist; the atomic_key counts the inputs merged so far, and the merged data comes
-    back (in the same round trip) for those that reached ``complete_at`` inputs. On
-    PostgreSQL this is one statement that merges the JSON in the database, taking the
-    row locks in entity order and holding them for that statement only. Elsewhere, a
-    locked read-modify-write per sync point.
+    Returns ``{entity_id: atomic_key}`` for the sync points that exist: the number of
+    inputs they hold once this one is in, or None where ``sender`` had reported already
+    (nothing changed there). Atomic: of concurrent senders, each sees a different count,
+    so exactly one sees a sync point reach its number of predecessors. On PostgreSQL one
+    statement; elsewhere (SQLite, whose transactions are serialised) a few in one
+    transaction.
     """
     entity_ids = sorted(str(e) for e in entity_ids)
     if _SQLITE_LOCK is not None:
-
-        def merge(stored, extra):
-            data = dict(stored.get("input_data", {}))
-            data.update(new_input)
-            return {"input_data": data}, extra
-
-        merged = {}
-        for entity_id in entity_ids:
-            try:
-                stored, extra, key = sync_point_merge(entity_id, traversal_id, is_update, merge)
-            except exception.EntityNotFound:
-                continue
-            merged[entity_id] = (key, stored, extra) if key >= complete_at else (key, None, None)
-        return merged
+        with transaction() as conn:
+            return _add_input(conn, entity_ids, traversal_id, is_update, sender, data, extra_data)
     params = {
-        "new": json.dumps(new_input),
-        "now": utcnow(),
         "entity_ids": entity_ids,
         "traversal_id": traversal_id,
         "is_update": is_update,
-        "complete_at": complete_at,
+        "sender": sender,
+        "data": json.dumps(data),
+        "extra_data": json.dumps(extra_data),
+        "now": utcnow(),
     }
     with autocommit() as conn:
-        rows = conn.execute(_PG_ADD_INPUT, params).all()
-    return {
-        entity_id: (key, _json(input_data), _json(extra_data))
-        for entity_id, key, input_data, extra_data in rows
-    }
+        return dict(conn.execute(_PG_ADD_INPUT, params).all())
 
 
-def _json(text):
-    return None if text is None else json.loads(text)
-
-
-def sync_point_merge(entity_id, traversal_id, is_update, merge):
-    """Atomic read-modify-write of one sync point.
-
-    The row is read under a row lock (``SELECT ... FOR UPDATE``; SQLite serialises the
-    whole transaction), ``merge(input_data, extra_data)`` returns the new pair, which is
-    written back with ``atomic_key + 1``. Concurrent callers queue on the lock, so no
-    input is ever lost and nobody spins in a retry loop. Returns the written pair and
-    the new atomic_key.
-    """
-    key = _sync_key(entity_id, traversal_id, is_update)
-    with transaction() as conn:
-        row = conn.execute(
-            sa.select(T_SYNC.c.input_data, T_SYNC.c.extra_data, T_SYNC.c.atomic_key)
-            .where(*key)
-            .with_for_update()
-        ).first()
-        if row is None:
-            raise exception.EntityNotFound(entity="Sync Point", name=entity_id)
-        input_data, extra_data = merge(row.input_data or {}, row.extra_data)
-        conn.execute(
-            T_SYNC.update()
-            .where(*key)
-            .values(
-                input_data=input_data,
-                extra_data=extra_data,
-                atomic_key=row.atomic_key + 1,
-                updated_at=utcnow(),
-            )
+def _add_input(conn, entity_ids, traversal_id, is_update, sender, data, extra_data):
+    """sync_point_add_input in portable statements (inside one serialised transaction)."""
+    point = (T_SYNC.c.traversal_id == traversal_id, T_SYNC.c.is_update == is_update)
+    existing = conn.execute(
+        sa.select(T_SYNC.c.entity_id).where(T_SYNC.c.entity_id.in_(entity_ids), *point)
+    ).scalars()
+    reported = conn.execute(
+        sa.select(T_INPUT.c.entity_id).where(
+            T_INPUT.c.traversal_id == traversal_id,
+            T_INPUT.c.is_update == is_update,
+            T_INPUT.c.sender == sender,
+            T_INPUT.c.entity_id.in_(entity_ids),
         )
-        return input_data, extra_data, row.atomic_key + 1
+    ).scalars()
+    result = dict.fromkeys(existing)
+    added = sorted(set(result) - set(reported))
+    if not added:
+        return result
+    now = utcnow()
+    conn.execute(
+        T_INPUT.insert(),
+        [
+            {
+                "traversal_id": traversal_id,
+                "entity_id": entity_id,
+                "is_update": is_update,
+                "sender": sender,
+                "data": data,
+                "extra_data": extra_data,
+                "created_at": now,
+            }
+            for entity_id in added
+        ],
+    )
+    conn.execute(
+        T_SYNC.update()
+        .where(T_SYNC.c.entity_id.in_(added), *point)
+        .values(atomic_key=T_SYNC.c.atomic_key + 1, updated_at=now)
+    )
+    counted = conn.execute(
+        sa.select(T_SYNC.c.entity_id, T_SYNC.c.atomic_key).where(
+            T_SYNC.c.entity_id.in_(added), *point
+        )
+    ).all()
+    result.update(dict(counted))
+    return result
+
+
+def sync_point_inputs(entity_ids, traversal_id, is_update):
+    """``{entity_id: ({sender: data}, extra_data)}`` of the given sync points' inputs
+    (extra_data: the inputs' failures and skip flag merged, or None)."""
+    rows = _all(
+        sa.select(
+            T_INPUT.c.entity_id, T_INPUT.c.sender, T_INPUT.c.data, T_INPUT.c.extra_data
+        ).where(
+            T_INPUT.c.traversal_id == traversal_id,
+            T_INPUT.c.is_update == is_update,
+            T_INPUT.c.entity_id.in_(sorted(str(e) for e in entity_ids)),
+        )
+    )
+    grouped = {}
+    for row in rows:
+        grouped.setdefault(row.entity_id, []).append(row)
+    return {
+        entity_id: (
+            {row.sender: row.data for row in group},
+            _merge_input_extras(None, [row.extra_data for row in group]),
+        )
+        for entity_id, group in grouped.items()
+    }
 
 
 def sync_point_delete_all_by_stack_and_traversal(stack_id, traversal_id):
@@ -1054,19 +1133,6 @@ def resource_locks_of_stacks_in_progress():
         .where(T_RSRC.c.engine_id.is_not(None), T_STACK.c.status == "IN_PROGRESS")
     )
     return _all(stmt)
-
-
-def sync_point_get_all_by_traversal(stack_id, traversal_id):
-    return _all(
-        sa.select(T_SYNC).where(
-            T_SYNC.c.stack_id == stack_id, T_SYNC.c.traversal_id == traversal_id
-        )
-    )
-
-
-def sync_point_set_extra(entity_id, traversal_id, is_update, extra_data):
-    stmt = T_SYNC.update().where(*_sync_key(entity_id, traversal_id, is_update))
-    return _write(stmt.values(extra_data=extra_data)) > 0
 
 
 def stack_last_progress(stack_id, traversal_id):

@@ -196,10 +196,35 @@ class SyncPoint(Base):
     is_update = sa.Column(sa.Boolean, primary_key=True)
     atomic_key = sa.Column(sa.Integer, nullable=False)
     stack_id = sa.Column(sa.String(36), sa.ForeignKey("stack.id"), nullable=False)
-    input_data = sa.Column(Json)
     extra_data = sa.Column(Json)
     created_at = sa.Column(sa.DateTime, default=utcnow)
     updated_at = sa.Column(sa.DateTime)
+
+
+class SyncPointInput(Base):
+    """One predecessor's input at a sync point: a row per graph edge.
+
+    heat-lite's own table (Heat keeps the inputs as one growing JSON in
+    ``sync_point.input_data``): each sender adds its row, and the sync point's
+    ``atomic_key`` counts the rows, so a report costs the same whatever the fan-in
+    (docs/rpc-and-convergence.md §4.10). Deleting the sync point deletes its inputs.
+    """
+
+    __tablename__ = "sync_point_input"
+    __table_args__ = (
+        sa.ForeignKeyConstraint(
+            ["entity_id", "traversal_id", "is_update"],
+            ["sync_point.entity_id", "sync_point.traversal_id", "sync_point.is_update"],
+            ondelete="CASCADE",
+        ),
+    )
+    traversal_id = sa.Column(sa.String(36), primary_key=True)
+    entity_id = sa.Column(sa.String(36), primary_key=True)
+    is_update = sa.Column(sa.Boolean, primary_key=True)
+    sender = sa.Column(sa.String(64), primary_key=True)
+    data = sa.Column(Json)
+    extra_data = sa.Column(Json)
+    created_at = sa.Column(sa.DateTime, default=utcnow)
 
 
 class StackLock(Base):

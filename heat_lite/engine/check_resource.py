@@ -14,6 +14,7 @@ fails at the end with all of them.
 
 import collections
 import copy
+import functools
 import logging
 import threading
 
@@ -81,24 +82,39 @@ class TemplateFacts:
 
 
 class _Cache:
-    """A small LRU cache, safe across (green) threads."""
+    """A small LRU cache, safe across (green) threads. A missing value is built once:
+    the threads that want it meanwhile wait for that build (a 1,000-node traversal's
+    first messages all arrive at once, and its graph can take a second to load)."""
 
     def __init__(self, size):
         self._data = collections.OrderedDict()
         self._size = size
         self._lock = threading.Lock()
+        self._building = {}  # key -> [lock held while building, number of users]
 
     def get(self, key, build):
         with self._lock:
             if key in self._data:
                 self._data.move_to_end(key)
                 return self._data[key]
-        value = build()
-        with self._lock:
-            self._data[key] = value
-            while len(self._data) > self._size:
-                self._data.popitem(last=False)
-        return value
+            building = self._building.setdefault(key, [threading.Lock(), 0])
+            building[1] += 1
+        try:
+            with building[0]:
+                with self._lock:
+                    if key in self._data:
+                        return self._data[key]
+                value = build()
+                with self._lock:
+                    self._data[key] = value
+                    while len(self._data) > self._size:
+                        self._data.popitem(last=False)
+                return value
+        finally:
+            with self._lock:
+                building[1] -= 1
+                if not building[1]:
+                    del self._building[key]
 
 
 _graphs = _Cache(64)
@@ -346,34 +362,63 @@ class CheckResource:
     def _sync_and_check(
         self, cnxt, traversal, is_update, targets, new_data, failures=None, skip=False
     ):
+        casts = []
+
         def trigger(entity_id, input_data, failures, skip):
-            self._rpc_client.check_resource(
-                cnxt,
-                int(entity_id),
-                traversal,
-                {"input_data": sync_point.serialize_input_data(input_data)},
-                is_update,
-                self._adopt_stack_data,
-                converge=self._converge,
-                skip_propagate=skip,
-                accumulated_failures=failures or None,
-                abandon=self._abandon,
+            casts.append(
+                functools.partial(
+                    self._rpc_client.check_resource,
+                    cnxt,
+                    int(entity_id),
+                    traversal,
+                    {"input_data": sync_point.serialize_input_data(input_data)},
+                    is_update,
+                    self._adopt_stack_data,
+                    converge=self._converge,
+                    skip_propagate=skip,
+                    accumulated_failures=failures or None,
+                    abandon=self._abandon,
+                )
             )
 
-        if failures or skip:
-            for entity_id, predecessors in targets.items():
-                sync_point.sync(
-                    entity_id,
-                    traversal,
-                    is_update,
-                    predecessors,
-                    new_data,
-                    trigger,
-                    new_failures=failures,
-                    is_skip=skip,
-                )
-        else:
-            sync_point.sync_many(traversal, is_update, targets, new_data, trigger)
+        try:
+            sync_point.sync_many(traversal, is_update, targets, new_data, trigger, failures, skip)
+        finally:
+            cast_all(casts)
+
+
+# A node that completes many sync points at once (the last of a layer under full fan-in
+# makes the whole next layer ready) publishes their casts over this many threads, so
+# that the publish confirms of RabbitMQ overlap instead of queueing one behind another.
+CAST_THREADS = 8
+
+
+def cast_all(casts):
+    """Call every ``casts`` item (a prepared cast), over up to CAST_THREADS threads;
+    re-raises the first failure once all have been tried."""
+    if len(casts) <= 2:
+        for cast in casts:
+            cast()
+        return
+    failures = []
+
+    def run(chunk):
+        for cast in chunk:
+            try:
+                cast()
+            except Exception as exc:  # re-raised below, once the others are sent
+                failures.append(exc)
+
+    threads = [
+        threading.Thread(target=run, args=(casts[i::CAST_THREADS],))
+        for i in range(min(CAST_THREADS, len(casts)))
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        raise failures[0]
 
 
 # stack action -> (acts on update nodes?, Resource method) (docs/rpc-and-convergence.md §4.6)

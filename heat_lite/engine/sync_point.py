@@ -1,8 +1,9 @@
 """Sync points: the database rows where a graph node collects the inputs of its predecessors.
 
-One row per (entity, traversal, is_update). ``sync`` merges a predecessor's data into the
-row atomically (heat_lite.db.api.sync_point_merge) and, when every predecessor has
-reported, calls back with the merged input. The stack itself has a sync point keyed by
+One row per (entity, traversal, is_update), and one ``sync_point_input`` row per input
+received there (an edge of the graph). ``sync`` adds a predecessor's input and counts it
+atomically (heat_lite.db.api.sync_point_add_input) and, when every predecessor has
+reported, calls back with all the inputs. The stack itself has a sync point keyed by
 the stack id, collecting one input per graph root.
 
 Node keys are tuples ``(resource_id, is_update)``; in the row they are written as Heat
@@ -78,66 +79,62 @@ def sync(
     new_failures=None,
     is_skip=False,
 ):
-    """Record ``new_data`` at the sync point; call ``callback`` once all inputs are in.
+    """Record ``new_data`` (one ``{sender: data}``) at the sync point; call ``callback``
+    once all inputs are in.
 
     ``callback(entity_id, input_data, resource_failures, skip_propagate)`` receives the
-    merged input keyed by node tuples. Raises EntityNotFound when the sync point is gone
+    merged input keyed by node tuples, the failures (``{name: reason}``) and skip flag
+    sent along by any predecessor. Raises EntityNotFound when the sync point is gone
     (the traversal was superseded). Returns whether the callback ran.
     """
-    if new_failures or is_skip:
-        stored, extra, _ = db_api.sync_point_merge(
-            entity_id, traversal_id, is_update, _merge_with_extra(new_data, new_failures, is_skip)
-        )
-        return _complete(entity_id, predecessors, stored, extra, callback)
-    done = sync_many(traversal_id, is_update, {entity_id: predecessors}, new_data, callback)
+    targets = {entity_id: predecessors}
+    done = sync_many(traversal_id, is_update, targets, new_data, callback, new_failures, is_skip)
     return entity_id in done
 
 
-def sync_many(traversal_id, is_update, targets, new_data, callback):
-    """``sync`` the same ``new_data`` into several sync points in one database round trip.
+def sync_many(
+    traversal_id, is_update, targets, new_data, callback, new_failures=None, is_skip=False
+):
+    """``sync`` the same input into several sync points in one database round trip.
 
-    ``targets`` maps entity ids to their predecessors. Returns the entities whose
-    callback ran; raises EntityNotFound if a target's sync point is gone.
+    ``targets`` maps entity ids to their predecessors. The input is a row per target
+    (heat_lite.db.api.sync_point_add_input), counted in the sync point's atomic_key: the
+    sender whose row makes the count reach the number of predecessors reads the inputs
+    (a second round trip, once per completed sync point, saved where this input is the
+    only one) and calls back. A sender that had reported there already changes nothing
+    and completes nothing. Returns the entities whose callback ran; raises
+    EntityNotFound if a target's sync point is gone.
     """
-    merged = db_api.sync_point_add_input(
-        targets,
-        traversal_id,
-        is_update,
-        serialize_input_data(new_data),
-        complete_at=min(len(p) for p in targets.values()),
+    ((sender, data),) = new_data.items()
+    extra = {}
+    if new_failures:
+        extra["resource_failures"] = dict(new_failures)
+    if is_skip:
+        extra["skip_propagate"] = True
+    counts = db_api.sync_point_add_input(
+        targets, traversal_id, is_update, make_key(sender), data, extra or None
     )
+    ready = [
+        entity_id
+        for entity_id, predecessors in targets.items()
+        if counts.get(str(entity_id)) is not None and counts[str(entity_id)] >= len(predecessors)
+    ]
+    # a sync point whose only input is this one (a chain's link, a leaf) is not read back
+    others = [entity_id for entity_id in ready if counts[str(entity_id)] > 1]
+    inputs = db_api.sync_point_inputs(others, traversal_id, is_update) if others else {}
+    own = ({make_key(sender): data}, extra or None)
     done = []
-    for entity_id, predecessors in targets.items():
-        if str(entity_id) not in merged:
-            raise exception.EntityNotFound(entity="Sync Point", name=entity_id)
-        count, stored, extra = merged[str(entity_id)]
-        if count < len(predecessors):
-            continue
-        if _complete(entity_id, predecessors, stored, extra, callback):
+    for entity_id in ready:
+        received, merged = inputs.get(str(entity_id), own)
+        if _complete(entity_id, targets[entity_id], received, merged, callback):
             done.append(entity_id)
+    missing = [entity_id for entity_id in targets if str(entity_id) not in counts]
+    if missing:
+        raise exception.EntityNotFound(entity="Sync Point", name=missing[0])
     return done
 
 
-def _merge_with_extra(new_data, new_failures, is_skip):
-    def merge(stored, extra):
-        merged = dict(stored.get("input_data", {}))
-        merged.update(serialize_input_data(new_data))
-        extra = dict(extra or {})
-        if new_failures:
-            failures = dict(extra.get("resource_failures", {}))
-            failures.update(new_failures)
-            extra["resource_failures"] = failures
-        if is_skip:
-            extra["skip_propagate"] = True
-        return {"input_data": merged}, (extra or None)
-
-    return merge
-
-
-def _complete(entity_id, predecessors, stored, extra, callback):
-    received = (stored or {}).get("input_data", {})
-    if len(received) < len(predecessors):
-        return False
+def _complete(entity_id, predecessors, received, extra, callback):
     if any(make_key(p) not in received for p in predecessors):
         return False
     extra = extra or {}

@@ -35,22 +35,26 @@ def _event_names(stack_id):
     return [e.resource_name for e in events]
 
 
-def test_sync_point_add_input_returns_the_data_at_exactly_complete_at(db):
+def test_sync_point_add_input_counts_each_sender_once(db):
     helpers.make_stack("s1")
     db_api.sync_point_create_many(
         [{"entity_id": "7", "traversal_id": "t1", "is_update": True, "stack_id": "s1"}]
     )
-    first = db_api.sync_point_add_input(["7"], "t1", True, {"a": 1}, complete_at=2)
-    assert first == {"7": (1, None, None)}
-    second = db_api.sync_point_add_input(["7"], "t1", True, {"b": 2}, complete_at=2)
-    assert second == {"7": (2, {"input_data": {"a": 1, "b": 2}}, None)}
+    assert db_api.sync_point_add_input(["7"], "t1", True, "a", {"x": 1}) == {"7": 1}
+    assert db_api.sync_point_add_input(["7"], "t1", True, "b", 2) == {"7": 2}
+    # the same sender again: nothing changes, and the caller is told so
+    assert db_api.sync_point_add_input(["7"], "t1", True, "a", {"x": 9}) == {"7": None}
     # an unknown entity or another traversal's sync point is left alone
-    assert db_api.sync_point_add_input(["8"], "t1", True, {"c": 3}, complete_at=1) == {}
-    assert db_api.sync_point_add_input(["7"], "t2", True, {"c": 3}, complete_at=1) == {}
-    assert db_api.sync_point_get("7", "t1", True).atomic_key == 2
+    assert db_api.sync_point_add_input(["8"], "t1", True, "c", 3) == {}
+    assert db_api.sync_point_add_input(["7"], "t2", True, "c", 3) == {}
+    row = db_api.sync_point_get("7", "t1", True)
+    assert row.atomic_key == 2
+    assert row.input_data == {"input_data": {"a": {"x": 1}, "b": 2}}
+    inputs = db_api.sync_point_inputs(["7", "8"], "t1", True)
+    assert inputs == {"7": ({"a": {"x": 1}, "b": 2}, None)}
 
 
-def test_sync_point_add_input_merges_several_at_once(db):
+def test_sync_point_add_input_reports_to_several_at_once(db):
     helpers.make_stack("s1")
     db_api.sync_point_create_many(
         [
@@ -58,9 +62,52 @@ def test_sync_point_add_input_merges_several_at_once(db):
             for e in ("1", "2")
         ]
     )
-    db_api.sync_point_add_input(["1"], "t1", False, {"x": 0}, complete_at=3)
-    merged = db_api.sync_point_add_input(["2", "1"], "t1", False, {"y": 1}, complete_at=2)
-    assert merged == {"1": (2, {"input_data": {"x": 0, "y": 1}}, None), "2": (1, None, None)}
+    db_api.sync_point_add_input(["1"], "t1", False, "x", 0)
+    assert db_api.sync_point_add_input(["2", "1"], "t1", False, "y", 1) == {"1": 2, "2": 1}
+    assert db_api.sync_point_inputs(["1", "2"], "t1", False) == {
+        "1": ({"x": 0, "y": 1}, None),
+        "2": ({"y": 1}, None),
+    }
+
+
+def test_sync_point_inputs_merge_failures_and_skip(db):
+    helpers.make_stack("s1")
+    db_api.sync_point_create_many(
+        [
+            {
+                "entity_id": "s1",
+                "traversal_id": "t1",
+                "is_update": True,
+                "stack_id": "s1",
+                "extra_data": {"traversal": {"converge": True}},
+            }
+        ]
+    )
+    db_api.sync_point_add_input(["s1"], "t1", True, "a", None, {"resource_failures": {"a": "x"}})
+    db_api.sync_point_add_input(["s1"], "t1", True, "b", None, {"skip_propagate": True})
+    db_api.sync_point_add_input(["s1"], "t1", True, "c", None, {"resource_failures": {"c": "y"}})
+    failures = {"a": "x", "c": "y"}
+    assert db_api.sync_point_inputs(["s1"], "t1", True)["s1"][1] == {
+        "resource_failures": failures,
+        "skip_propagate": True,
+    }
+    [point] = db_api.sync_point_get_all_by_traversal("s1", "t1")
+    assert point.extra_data == {
+        "traversal": {"converge": True},
+        "resource_failures": failures,
+        "skip_propagate": True,
+    }
+    assert set(point.input_data["input_data"]) == {"a", "b", "c"}
+
+
+def test_deleting_sync_points_deletes_their_inputs(db):
+    helpers.make_stack("s1")
+    db_api.sync_point_create_many(
+        [{"entity_id": "7", "traversal_id": "t1", "is_update": True, "stack_id": "s1"}]
+    )
+    db_api.sync_point_add_input(["7"], "t1", True, "a", 1)
+    assert db_api.sync_point_delete_all_by_stack_and_traversal("s1", "t1") == 1
+    assert helpers.count_rows(db_api.T_INPUT) == 0
 
 
 def test_event_purge_oldest_deletes_the_lowest_ids(db):

@@ -88,3 +88,44 @@ def test_threads_lose_nothing(stack_id):
         t.join()
     assert len(done) == 1
     assert set(done[0][1]) == preds
+
+
+def test_a_sender_reporting_again_completes_nothing_twice(stack_id):
+    sync_point.create_all(stack_id, "t1", [(5, True)])
+    calls = []
+    preds = {(1, True), (2, True)}
+    sync_point.sync(5, "t1", True, preds, {(1, True): {"id": 1}}, lambda *a: calls.append(a))
+    assert sync_point.sync(5, "t1", True, preds, {(2, True): {"id": 2}}, lambda *a: calls.append(a))
+    assert not sync_point.sync(
+        5, "t1", True, preds, {(2, True): {"id": 2}}, lambda *a: calls.append(a)
+    )
+    assert len(calls) == 1
+    assert db_api.sync_point_get(5, "t1", True).atomic_key == 2
+
+
+def test_a_node_reporting_to_itself_runs_once_its_inputs_are_in(stack_id):
+    """CheckResource.resend: the node's own key at its own sync point."""
+    sync_point.create_all(stack_id, "t1", [(5, True), (6, True)])
+    calls = []
+    preds = {(1, True), (2, True)}
+    sync_point.sync(5, "t1", True, preds, {(1, True): {"id": 1}}, lambda *a: calls.append(a))
+    assert not sync_point.sync(5, "t1", True, preds, {(5, True): None}, calls.append)
+    # the last predecessor completes it although the count passed the number before
+    assert sync_point.sync(5, "t1", True, preds, {(2, True): {"id": 2}}, lambda *a: calls.append(a))
+    assert set(calls[0][1]) == preds | {(5, True)}
+    # a node with every input in (or none to wait for) runs at once
+    assert sync_point.sync(6, "t1", True, set(), {(6, True): None}, lambda *a: calls.append(a))
+
+
+def test_sync_many_completes_each_target_when_its_own_inputs_are_in(stack_id):
+    sync_point.create_all(stack_id, "t1", [(5, True), (6, True)])
+    done = []
+    targets = {5: {(1, True)}, 6: {(1, True), (2, True)}}
+    assert sync_point.sync_many(
+        "t1", True, targets, {(1, True): {"id": 1}}, lambda *a: done.append(a)
+    ) == [5]
+    assert sync_point.sync_many(
+        "t1", True, {6: targets[6]}, {(2, True): {"id": 2}}, lambda *a: done.append(a)
+    ) == [6]
+    assert [d[0] for d in done] == [5, 6]
+    assert done[1][1] == {(1, True): {"id": 1}, (2, True): {"id": 2}}

@@ -49,7 +49,7 @@ def chain():
 
 
 def _report(node, to):
-    db_api.sync_point_add_input([to], TRAVERSAL, True, sync_point.serialize_input_data({node: {}}))
+    db_api.sync_point_add_input([to], TRAVERSAL, True, sync_point.make_key(node), {})
 
 
 def _resend(stack, current_deps, alive=lambda engine_id: False):
