@@ -396,10 +396,6 @@ CAST_THREADS = 8
 def cast_all(casts):
     """Call every ``casts`` item (a prepared cast), over up to CAST_THREADS threads;
     re-raises the first failure once all have been tried."""
-    if len(casts) <= 2:
-        for cast in casts:
-            cast()
-        return
     failures = []
 
     def run(chunk):
@@ -409,14 +405,17 @@ def cast_all(casts):
             except Exception as exc:  # re-raised below, once the others are sent
                 failures.append(exc)
 
-    threads = [
-        threading.Thread(target=run, args=(casts[i::CAST_THREADS],))
-        for i in range(min(CAST_THREADS, len(casts)))
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    if len(casts) <= 2:
+        run(casts)  # not worth a thread
+    else:
+        threads = [
+            threading.Thread(target=run, args=(casts[i::CAST_THREADS],))
+            for i in range(min(CAST_THREADS, len(casts)))
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
     if failures:
         raise failures[0]
 
