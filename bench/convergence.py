@@ -7,7 +7,9 @@ Creates a stack of N OS::Heat::None resources through the API (python-heatclient
 for CREATE_COMPLETE, deletes it and waits for DELETE_COMPLETE. Shapes: ``wide`` (no
 dependencies), ``chain`` (each depends on the one before), ``layers`` (10 layers of N/10,
 each resource depending on ALL of the layer before: full fan-in on every sync point).
-The last line printed is ``create_s=<s> delete_s=<s> rps=<resources per second>``.
+The line before the last (one run) is ``cpu_s: api=.. engine=.. worker0=.. total=..``, the
+CPU seconds each service used for the create and delete (bench/cpu.py); the last line
+printed is ``create_s=<s> delete_s=<s> rps=<resources per second>``.
 """
 
 import argparse
@@ -22,6 +24,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from heatclient import client as heat_client  # noqa: E402
 
+from bench import cpu  # noqa: E402
 from tests.fixtures import services  # noqa: E402
 
 # 1000 layers lists 100 depends_on names per resource: 850 KB, over Heat's default
@@ -114,6 +117,14 @@ def with_services(workers, body):
         return body(client(heat))
 
 
+def measured_one(n, shape, workers):
+    """run_one on fresh services; also the CPU seconds each service used meanwhile."""
+    with running(workers) as heat:
+        meter = cpu.Meter(cpu.heat_procs(heat))
+        result = run_one(client(heat), n, shape)
+        return result, meter.lap()
+
+
 def line(count, create_s, delete_s):
     return "create_s=%.2f delete_s=%.2f rps=%.1f" % (create_s, delete_s, count / create_s)
 
@@ -126,8 +137,9 @@ def main():
     args = parser.parse_args()
     if args.n or args.shape or args.workers:
         n, shape, workers = args.n or 100, args.shape or "wide", args.workers or 2
-        count, create_s, delete_s = with_services(workers, lambda hc: run_one(hc, n, shape))
+        (count, create_s, delete_s), used = measured_one(n, shape, workers)
         print("n=%d shape=%s workers=%d" % (count, shape, workers))
+        print("cpu_s: " + cpu.line(used))
         print(line(count, create_s, delete_s))
         return
     totals = [0, 0.0, 0.0]
