@@ -292,12 +292,20 @@ _STACK_LIGHT = [c for c in T_STACK.c if c.name != "current_deps"]
 
 def stack_get(stack_id, show_deleted=False, tenant=None):
     """The stack row without ``current_deps`` (see stack_deps_get)."""
-    stmt = sa.select(*_STACK_LIGHT).where(T_STACK.c.id == stack_id)
+    stmt = _stack_get_statement(bool(show_deleted), tenant is not None)
+    with autocommit() as conn:
+        return conn.execute(stmt, {"stack_id": stack_id, "tenant": tenant}).first()
+
+
+@functools.cache
+def _stack_get_statement(show_deleted, of_tenant):
+    """stack_get's query, built once per variant (parameters ``stack_id``, ``tenant``)."""
+    stmt = sa.select(*_STACK_LIGHT).where(T_STACK.c.id == sa.bindparam("stack_id"))
     if not show_deleted:
         stmt = stmt.where(T_STACK.c.deleted_at.is_(None))
-    if tenant is not None:
-        stmt = stmt.where(T_STACK.c.tenant == tenant)
-    return _one(stmt)
+    if of_tenant:
+        stmt = stmt.where(T_STACK.c.tenant == sa.bindparam("tenant"))
+    return stmt
 
 
 def stack_deps_get(stack_id):
@@ -495,19 +503,24 @@ def resource_create_many(rows, budget=None):
         return [r.id for r in result]
 
 
-_RSRC_WITH_STACK = sa.select(T_RSRC, *[c.label("stack__" + c.name) for c in _STACK_LIGHT]).join(
-    T_STACK, T_RSRC.c.stack_id == T_STACK.c.id
+_RSRC_WITH_STACK = (
+    sa.select(T_RSRC, *_STACK_LIGHT)
+    .join(T_STACK, T_RSRC.c.stack_id == T_STACK.c.id)
+    .where(T_RSRC.c.id == sa.bindparam("resource_id"))
 )
+_RSRC_NAMES = [c.name for c in T_RSRC.c]
+_STACK_LIGHT_NAMES = [c.name for c in _STACK_LIGHT]
 
 
 def resource_get_with_stack(resource_id):
     """(resource row, its stack's row) in one round trip; (None, None) if gone."""
-    row = _one(_RSRC_WITH_STACK.where(T_RSRC.c.id == resource_id))
+    with autocommit() as conn:
+        row = conn.execute(_RSRC_WITH_STACK, {"resource_id": resource_id}).first()
     if row is None:
         return None, None
-    mapping = row._mapping
-    rsrc = types.SimpleNamespace(**{c.name: mapping[c.name] for c in T_RSRC.c})
-    stack = types.SimpleNamespace(**{c.name: mapping["stack__" + c.name] for c in _STACK_LIGHT})
+    split = len(_RSRC_NAMES)
+    rsrc = types.SimpleNamespace(**dict(zip(_RSRC_NAMES, row[:split], strict=True)))
+    stack = types.SimpleNamespace(**dict(zip(_STACK_LIGHT_NAMES, row[split:], strict=True)))
     return rsrc, stack
 
 
@@ -548,64 +561,95 @@ def resource_update_and_event(
     every later event of it refer to (event show's ``resource_properties``).
 
     On PostgreSQL it is one statement (the event is inserted from the UPDATE's RETURNING,
-    so it exists exactly when the write matched); elsewhere one transaction.
+    so it exists exactly when the write matched); elsewhere one transaction. Each shape of
+    write (columns written, lock expected or not, event, properties) is built once
+    (_cas_update, _pg_update_and_event) and run with this write's values as parameters.
     """
-    values = dict(values, atomic_key=atomic_key + 1)
-    stmt = T_RSRC.update().where(T_RSRC.c.id == resource_id, T_RSRC.c.atomic_key == atomic_key)
-    if expected_engine_id is None:
-        stmt = stmt.where(T_RSRC.c.engine_id.is_(None))
-    else:
-        stmt = stmt.where(T_RSRC.c.engine_id == expected_engine_id)
+    columns = tuple(sorted(values))
+    unlocked = expected_engine_id is None
+    params = {"v_" + name: value for name, value in values.items()}
+    params.update(w_id=resource_id, w_key=atomic_key, v_atomic_key=atomic_key + 1)
+    if not unlocked:
+        params["w_engine"] = expected_engine_id
+    if event is not None:
+        event = _event_values(event)
+        params.update(("e_" + name, value) for name, value in event.items())
     if _SQLITE_LOCK is None:
-        return _write(_pg_update_and_event(stmt, values, event, props_data)) > 0
+        if props_data is not None:
+            params.update(p_data=props_data, p_created_at=utcnow())
+        event_columns = tuple(sorted(event)) if event is not None else None
+        stmt = _pg_update_and_event(columns, unlocked, event_columns, props_data is not None)
+        with autocommit() as conn:
+            return conn.execute(stmt, params).rowcount > 0
     with transaction() as conn:
         if props_data is not None:
-            values["rsrc_prop_data_id"] = conn.execute(
+            columns += ("rsrc_prop_data_id",)
+            params["v_rsrc_prop_data_id"] = conn.execute(
                 T_PROPS.insert().values(data=props_data, created_at=utcnow())
             ).inserted_primary_key[0]
-        if conn.execute(stmt.values(**values)).rowcount == 0:
+        if conn.execute(_cas_update(columns, unlocked), params).rowcount == 0:
             conn.rollback()
             return False
         if event is not None:
             prop_id = conn.execute(
                 sa.select(T_RSRC.c.rsrc_prop_data_id).where(T_RSRC.c.id == resource_id)
             ).scalar()
-            conn.execute(T_EVENT.insert().values(rsrc_prop_data_id=prop_id, **_event_values(event)))
+            conn.execute(T_EVENT.insert().values(rsrc_prop_data_id=prop_id, **event))
         return True
 
 
-def _pg_update_and_event(stmt, values, event, props_data):
-    """The CAS ``stmt`` with its event and properties rows as one PostgreSQL statement.
+@functools.lru_cache(maxsize=256)
+def _cas_update(columns, unlocked, new_props=False):
+    """The CAS UPDATE of resource_update_and_event writing ``columns`` (and atomic_key):
+    parameters ``w_id``, ``w_key`` (the expected atomic_key), ``w_engine`` (the expected
+    lock holder, unless ``unlocked``) and ``v_<column>``. ``new_props``: rsrc_prop_data_id
+    takes the next id of resource_properties_data's sequence (PostgreSQL)."""
+    stmt = T_RSRC.update().where(
+        T_RSRC.c.id == sa.bindparam("w_id"), T_RSRC.c.atomic_key == sa.bindparam("w_key")
+    )
+    if unlocked:
+        stmt = stmt.where(T_RSRC.c.engine_id.is_(None))
+    else:
+        stmt = stmt.where(T_RSRC.c.engine_id == sa.bindparam("w_engine"))
+    values = {
+        name: sa.bindparam("v_" + name, type_=T_RSRC.c[name].type)
+        for name in set(columns) | {"atomic_key"}
+    }
+    if new_props:
+        values["rsrc_prop_data_id"] = sa.func.nextval("resource_properties_data_id_seq")
+    return stmt.values(**values)
+
+
+@functools.lru_cache(maxsize=256)
+def _pg_update_and_event(columns, unlocked, event_columns, new_props):
+    """The CAS update (_cas_update) with its event and properties rows as one PostgreSQL
+    statement; more parameters: ``e_<event column>`` and ``p_data``, ``p_created_at``.
 
     The rows are inserted from the UPDATE's RETURNING, so they exist exactly when the
     write matched; the new properties row takes its id from its sequence in the UPDATE
     (the foreign key is checked at the end of the statement, when the row exists).
     """
-    if props_data is not None:
-        values["rsrc_prop_data_id"] = sa.func.nextval("resource_properties_data_id_seq")
-    stmt = stmt.values(**values)
-    if event is None and props_data is None:
+    stmt = _cas_update(columns, unlocked, new_props)
+    if event_columns is None and not new_props:
         return stmt
     updated = stmt.returning(T_RSRC.c.rsrc_prop_data_id).cte("updated")
     props = None
-    if props_data is not None:
+    if new_props:
         props = T_PROPS.insert().from_select(
             ["id", "data", "created_at"],
             sa.select(
                 updated.c.rsrc_prop_data_id,
-                sa.literal(props_data, type_=T_PROPS.c.data.type),
-                sa.literal(utcnow(), type_=T_PROPS.c.created_at.type),
+                sa.bindparam("p_data", type_=T_PROPS.c.data.type),
+                sa.bindparam("p_created_at", type_=T_PROPS.c.created_at.type),
             ).select_from(updated),
         )
-        if event is None:
+        if event_columns is None:
             return props
-    event = _event_values(event)
-    names = sorted(event)
     source = sa.select(
-        *[sa.literal(event[n], type_=T_EVENT.c[n].type).label(n) for n in names],
+        *[sa.bindparam("e_" + n, type_=T_EVENT.c[n].type).label(n) for n in event_columns],
         updated.c.rsrc_prop_data_id,
     ).select_from(updated)
-    insert = T_EVENT.insert().from_select(names + ["rsrc_prop_data_id"], source)
+    insert = T_EVENT.insert().from_select(list(event_columns) + ["rsrc_prop_data_id"], source)
     if props is not None:
         insert = insert.add_cte(props.cte("props"))
     return insert
