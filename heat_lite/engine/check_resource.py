@@ -24,6 +24,7 @@ from heat_lite.engine import liveness, sync_point, templates
 from heat_lite.engine import resource as rsrc_mod
 from heat_lite.engine import stack as parser
 from heat_lite.rpc import api as rpc_api
+from heat_lite.rpc import worker_client
 
 LOG = logging.getLogger(__name__)
 
@@ -384,40 +385,7 @@ class CheckResource:
         try:
             sync_point.sync_many(traversal, is_update, targets, new_data, trigger, failures, skip)
         finally:
-            cast_all(casts)
-
-
-# A node that completes many sync points at once (the last of a layer under full fan-in
-# makes the whole next layer ready) publishes their casts over this many threads, so
-# that the publish confirms of RabbitMQ overlap instead of queueing one behind another.
-CAST_THREADS = 8
-
-
-def cast_all(casts):
-    """Call every ``casts`` item (a prepared cast), over up to CAST_THREADS threads;
-    re-raises the first failure once all have been tried."""
-    failures = []
-
-    def run(chunk):
-        for cast in chunk:
-            try:
-                cast()
-            except Exception as exc:  # re-raised below, once the others are sent
-                failures.append(exc)
-
-    if len(casts) <= 2:
-        run(casts)  # not worth a thread
-    else:
-        threads = [
-            threading.Thread(target=run, args=(casts[i::CAST_THREADS],))
-            for i in range(min(CAST_THREADS, len(casts)))
-        ]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    if failures:
-        raise failures[0]
+            worker_client.cast_all(casts)
 
 
 # stack action -> (acts on update nodes?, Resource method) (docs/rpc-and-convergence.md §4.6)

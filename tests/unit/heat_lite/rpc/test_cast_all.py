@@ -1,9 +1,9 @@
-"""check_resource.cast_all: every prepared cast is sent even when one fails (the first
+"""worker_client.cast_all: every prepared cast is sent even when one fails (the first
 failure is raised afterwards), whether they go out in this thread or over several."""
 
 import pytest
 
-from heat_lite.engine import check_resource
+from heat_lite.rpc import worker_client
 
 pytestmark = pytest.mark.unit
 
@@ -21,5 +21,5 @@ def test_a_failing_cast_does_not_stop_the_others(count):
         return send
 
     with pytest.raises(RuntimeError, match="broker gone"):
-        check_resource.cast_all([cast(i) for i in range(count)])
+        worker_client.cast_all([cast(i) for i in range(count)])
     assert sorted(sent) == list(range(1, count))
