@@ -1043,25 +1043,47 @@ def _add_input(conn, entity_ids, traversal_id, is_update, sender, data, extra_da
     return result
 
 
+# sync_point_inputs reads the JSON columns as text: decoded once per distinct value
+_SYNC_INPUTS = sa.select(
+    T_INPUT.c.entity_id,
+    T_INPUT.c.sender,
+    sa.type_coerce(T_INPUT.c.data, sa.Text).label("data"),
+    sa.type_coerce(T_INPUT.c.extra_data, sa.Text).label("extra_data"),
+).where(
+    T_INPUT.c.traversal_id == sa.bindparam("traversal_id"),
+    T_INPUT.c.is_update == sa.bindparam("is_update"),
+    T_INPUT.c.entity_id.in_(sa.bindparam("entity_ids", expanding=True)),
+)
+
+
 def sync_point_inputs(entity_ids, traversal_id, is_update):
     """``{entity_id: ({sender: data}, extra_data)}`` of the given sync points' inputs
-    (extra_data: the inputs' failures and skip flag merged, or None)."""
-    rows = _all(
-        sa.select(
-            T_INPUT.c.entity_id, T_INPUT.c.sender, T_INPUT.c.data, T_INPUT.c.extra_data
-        ).where(
-            T_INPUT.c.traversal_id == traversal_id,
-            T_INPUT.c.is_update == is_update,
-            T_INPUT.c.entity_id.in_(sorted(str(e) for e in entity_ids)),
-        )
-    )
+    (extra_data: the inputs' failures and skip flag merged, or None).
+
+    A sender sends the same data to all the sync points it reports to, so under full
+    fan-in the 100 inputs of each of 100 sync points are 100 distinct values: each is
+    decoded once, and the sync points share the decoded values (read-only)."""
+    params = {
+        "traversal_id": traversal_id,
+        "is_update": is_update,
+        "entity_ids": sorted(str(e) for e in entity_ids),
+    }
+    with autocommit() as conn:
+        rows = conn.execute(_SYNC_INPUTS, params).all()
+    decoded = {None: None}
+
+    def load(text):
+        if text not in decoded:
+            decoded[text] = json.loads(text)
+        return decoded[text]
+
     grouped = {}
     for row in rows:
         grouped.setdefault(row.entity_id, []).append(row)
     return {
         entity_id: (
-            {row.sender: row.data for row in group},
-            _merge_input_extras(None, [row.extra_data for row in group]),
+            {row.sender: load(row.data) for row in group},
+            _merge_input_extras(None, [load(row.extra_data) for row in group]),
         )
         for entity_id, group in grouped.items()
     }
