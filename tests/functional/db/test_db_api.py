@@ -176,3 +176,34 @@ def test_foreign_keys_are_enforced(db):
         db_api.stack_create(
             {"id": "s1", "name": "s1", "raw_template_id": 4242, "disable_rollback": True}
         )
+
+
+def test_resource_cas_writes_match_the_key_and_the_lock_holder(db):
+    """Each shape of CAS write is built once and run with parameters: writes of one shape
+    keep their own values, and one whose key or expected holder is stale writes nothing
+    (not its event either)."""
+    helpers.make_stack("s1")
+    first, second = db_api.resource_create_many(
+        [{"name": n, "stack_id": "s1", "action": "INIT", "status": "COMPLETE"} for n in ("a", "b")]
+    )
+    for rsrc_id, holder in ((first, "e1"), (second, "e2")):
+        values = {"action": "CREATE", "status": "IN_PROGRESS", "engine_id": holder}
+        assert db_api.resource_update_and_event(rsrc_id, values, 0, None, _event("s1", rsrc_id))
+    done = {"status": "COMPLETE", "engine_id": None}
+    assert not db_api.resource_update_and_event(first, done, 1, "e2", _event("s1", 9))
+    assert not db_api.resource_update_and_event(first, done, 0, "e1", _event("s1", 9))
+    assert db_api.resource_update_and_event(first, done, 1, "e1", _event("s1", first))
+    rows = {r.id: r for r in db_api.resource_get_all_by_stack("s1")}
+    assert (rows[first].status, rows[first].engine_id, rows[first].atomic_key) == (
+        "COMPLETE",
+        None,
+        2,
+    )
+    assert (rows[second].status, rows[second].engine_id, rows[second].atomic_key) == (
+        "IN_PROGRESS",
+        "e2",
+        1,
+    )
+    assert sorted(_event_names("s1")) == sorted(["r%d" % first] * 2 + ["r%d" % second])
+    rsrc, stack = db_api.resource_get_with_stack(second)
+    assert (rsrc.name, rsrc.engine_id, stack.id, stack.name) == ("b", "e2", "s1", "s1")
