@@ -315,10 +315,18 @@ def stack_deps_get(stack_id):
 
 
 def stack_get_by_name(tenant, name):
-    return _one(
-        sa.select(*_STACK_LIGHT).where(
-            T_STACK.c.tenant == tenant, T_STACK.c.name == name, T_STACK.c.deleted_at.is_(None)
-        )
+    """The live stack ``name`` of project ``tenant`` (None: of no project)."""
+    stmt = _stack_by_name_statement(tenant is None)
+    with autocommit() as conn:
+        return conn.execute(stmt, {"tenant": tenant, "name": name}).first()
+
+
+@functools.cache
+def _stack_by_name_statement(no_tenant):
+    """stack_get_by_name's query, built once per variant (parameters ``tenant``, ``name``)."""
+    tenant = T_STACK.c.tenant.is_(None) if no_tenant else T_STACK.c.tenant == sa.bindparam("tenant")
+    return sa.select(*_STACK_LIGHT).where(
+        tenant, T_STACK.c.name == sa.bindparam("name"), T_STACK.c.deleted_at.is_(None)
     )
 
 
@@ -334,13 +342,18 @@ def stack_tags_get(stack_ids):
     if not stack_ids:
         return {}
     tags = {}
-    for row in _all(
-        sa.select(T_TAG.c.stack_id, T_TAG.c.tag)
-        .where(T_TAG.c.stack_id.in_(list(stack_ids)))
-        .order_by(T_TAG.c.id)
-    ):
+    with autocommit() as conn:
+        rows = conn.execute(_STACK_TAGS, {"stack_ids": list(stack_ids)}).all()
+    for row in rows:
         tags.setdefault(row.stack_id, []).append(row.tag)
     return tags
+
+
+_STACK_TAGS = (
+    sa.select(T_TAG.c.stack_id, T_TAG.c.tag)
+    .where(T_TAG.c.stack_id.in_(sa.bindparam("stack_ids", expanding=True)))
+    .order_by(T_TAG.c.id)
+)
 
 
 _STACK_SORT_KEYS = {
