@@ -8,6 +8,7 @@ the options; ``heat_lite.conf.opts.list_opts`` feeds oslo-config-generator.
     CONF.max_resources_per_stack
 """
 
+from oslo_cache import core as cache_core
 from oslo_config import cfg
 
 CONF = cfg.CONF
@@ -194,8 +195,27 @@ clients_keystone_opts = [
     ),
 ]
 
+# Heat's [constraint_validation_cache] (heat/common/cache.py); oslo.cache's [cache]
+# (enabled, backend...) is the global toggle and the store
+constraint_validation_cache_opts = [
+    cfg.BoolOpt(
+        "caching",
+        default=True,
+        help="Remember, per project, the values that passed a custom constraint asking "
+        "another service (glance.image, nova.flavor, neutron.network...) while stacks are "
+        "validated; needs [cache] enabled = true.",
+    ),
+    cfg.IntOpt(
+        "expiration_time",
+        default=60,
+        help="TTL, in seconds, of a remembered constraint validation.",
+    ),
+]
+
+cache_core.configure(CONF)
 CONF.register_opts(default_opts)
 CONF.register_opts(clients_keystone_opts, group="clients_keystone")
+CONF.register_opts(constraint_validation_cache_opts, group="constraint_validation_cache")
 CONF.register_opts(database_opts, group="database")
 CONF.register_opts(heat_api_opts, group="heat_api")
 CONF.register_opts(noauth_opts, group="noauth")
