@@ -111,9 +111,10 @@ database_opts = [
         secret=True,
         help="SQLAlchemy URL of heat's database (PostgreSQL, or SQLite for the embedded default).",
     ),
-    # A connection per RPC handler thread (executor_thread_pool_size, 16 here) and a few
-    # for background work: three processes stay well below PostgreSQL's default
-    # max_connections of 100, and no handler ever waits for a connection.
+    # RPC handlers (executor_thread_pool_size, 64) take a connection per statement, so
+    # 16 (+4) serve them, with a few for background work: three processes stay well
+    # below PostgreSQL's default max_connections of 100; a handler waits for a
+    # connection only while others run their statements.
     cfg.IntOpt("max_pool_size", default=16, help="Connections kept in the pool."),
     cfg.IntOpt("max_overflow", default=4, help="Connections allowed above max_pool_size."),
     # transient errors (lost connection, too many clients, deadlock, serialization
