@@ -65,9 +65,14 @@ class RequestContextSerializer(oslo_messaging.Serializer):
         return context.RequestContext.from_dict(ctxt)
 
 
-# RPC handlers run on green threads; each holds at most one database connection, so the
-# database pool ([database] max_pool_size) is sized to match.
-EXECUTOR_THREAD_POOL_SIZE = 16
+# RPC handlers run on green threads: oslo.messaging's (and so Heat's) default of 64. A
+# nested stack's parent resource holds its handler while it waits for the child, so 10
+# clusters' ~80 waiting parents would leave 16 handlers none for the children's
+# check_resource. A handler takes a database connection only for each statement
+# (heat_lite.db.api), so the pool ([database] max_pool_size + max_overflow) stays as it
+# is: a K=10 cluster create peaked at 25 connections to heat's database with 16 handlers
+# and with 64.
+EXECUTOR_THREAD_POOL_SIZE = 64
 
 
 # A process's fanout and reply queues are deleted this long after it stopped consuming

@@ -8,6 +8,7 @@ the options; ``heat_lite.conf.opts.list_opts`` feeds oslo-config-generator.
     CONF.max_resources_per_stack
 """
 
+from oslo_cache import core as cache_core
 from oslo_config import cfg
 
 CONF = cfg.CONF
@@ -110,9 +111,10 @@ database_opts = [
         secret=True,
         help="SQLAlchemy URL of heat's database (PostgreSQL, or SQLite for the embedded default).",
     ),
-    # A connection per RPC handler thread (executor_thread_pool_size, 16 here) and a few
-    # for background work: three processes stay well below PostgreSQL's default
-    # max_connections of 100, and no handler ever waits for a connection.
+    # RPC handlers (executor_thread_pool_size, 64) take a connection per statement, so
+    # 16 (+4) serve them, with a few for background work: three processes stay well
+    # below PostgreSQL's default max_connections of 100; a handler waits for a
+    # connection only while others run their statements.
     cfg.IntOpt("max_pool_size", default=16, help="Connections kept in the pool."),
     cfg.IntOpt("max_overflow", default=4, help="Connections allowed above max_pool_size."),
     # transient errors (lost connection, too many clients, deadlock, serialization
@@ -194,8 +196,27 @@ clients_keystone_opts = [
     ),
 ]
 
+# Heat's [constraint_validation_cache] (heat/common/cache.py); oslo.cache's [cache]
+# (enabled, backend...) is the global toggle and the store
+constraint_validation_cache_opts = [
+    cfg.BoolOpt(
+        "caching",
+        default=True,
+        help="Remember, per project, the values that passed a custom constraint asking "
+        "another service (glance.image, nova.flavor, neutron.network...) while stacks are "
+        "validated; needs [cache] enabled = true.",
+    ),
+    cfg.IntOpt(
+        "expiration_time",
+        default=60,
+        help="TTL, in seconds, of a remembered constraint validation.",
+    ),
+]
+
+cache_core.configure(CONF)
 CONF.register_opts(default_opts)
 CONF.register_opts(clients_keystone_opts, group="clients_keystone")
+CONF.register_opts(constraint_validation_cache_opts, group="constraint_validation_cache")
 CONF.register_opts(database_opts, group="database")
 CONF.register_opts(heat_api_opts, group="heat_api")
 CONF.register_opts(noauth_opts, group="noauth")

@@ -13,4 +13,5 @@ def list_opts():
         ("revision", conf.revision_opts),
         ("yaql", conf.yaql_opts),
         ("simulated_cloud", conf.simulated_cloud_opts),
+        ("constraint_validation_cache", conf.constraint_validation_cache_opts),
     ]

@@ -27,6 +27,10 @@ IN_PROGRESS, FAILED, COMPLETE = rpc_api.IN_PROGRESS, rpc_api.FAILED, rpc_api.COM
 
 # resource task polling: start fast, back off to a modest cap (Heat polls every 1 s)
 POLL_START, POLL_CAP = 0.005, 0.25
+# a poll whose end is announced (a nested stack's, stack_watch) wakes at once: between
+# wake-ups it backs off to Heat's 1 s step, which only a lost announcement ever waits for
+# (10 clusters' ~80 waiting parents polled their children ~300 times a second at 0.25 s)
+WATCHED_POLL_CAP = 1.0
 
 
 def went_down_reason(action):
@@ -563,6 +567,7 @@ class Resource:
 
     def _poll_wait(self, check, token, deadline, cancel, woken):
         wait = POLL_START
+        cap = self.poll_cap if woken is None else max(self.poll_cap, WATCHED_POLL_CAP)
         while True:
             if woken is not None:
                 woken.clear()  # before the check: an announcement after it is kept
@@ -577,7 +582,7 @@ class Resource:
                 event.wait(wait)
             if cancel is not None and cancel.is_set():
                 raise exception.CancelOperation()
-            wait = min(wait * 2, self.poll_cap)
+            wait = min(wait * 2, cap)
 
     def watched_stack(self, token):
         """The stack whose end check_*_complete(token) waits for, if any (nested stacks)."""

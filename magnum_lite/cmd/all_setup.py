@@ -53,6 +53,13 @@ auth_uri = http://127.0.0.1:{simcloud}/identity
 username = admin
 password = {password}
 project_name = admin
+
+# Heat's oslo.cache region, on as deployments of Heat set it ([cache] is off by default):
+# a custom constraint (image, flavor, network...) that validated is not asked again for
+# [constraint_validation_cache] expiration_time (60 s)
+[cache]
+enabled = true
+backend = dogpile.cache.memory
 """
 
 MAGNUM_CONF = """\

@@ -2,9 +2,12 @@
 
 Each looks the value up through the service's client plugin; a miss gives Heat's message:
 ``Error validating value 'm1.huge': The Flavor ID (m1.huge) could not be found.``
+A value found is remembered per project for ``[constraint_validation_cache]
+expiration_time`` when ``[cache] enabled`` (heat_lite.common.cache), as Heat's
+BaseCustomConstraint does; a miss is never remembered.
 """
 
-from heat_lite.common import exception
+from heat_lite.common import cache, exception
 from heat_lite.engine import clients
 from heat_lite.engine.clients import client_exception
 from heat_lite.engine.common_constraints import BaseCustomConstraint
@@ -16,8 +19,14 @@ class ClientConstraint(BaseCustomConstraint):
     def __init__(self, client_name, lookup):
         self.client_name = client_name
         self.lookup = lookup
+        self.name = None  # the constraint's name (constraint_mapping): part of cache keys
 
     def check(self, value, context=None):
+        project = getattr(context, "project_id", None)
+        key = "%s:%s:%s" % (self.name, project, value)
+        cache.memoize(cache.CONSTRAINT_VALIDATION, key, lambda: self._lookup(value, context))
+
+    def _lookup(self, value, context):
         plugin = clients.client_plugin(context, self.client_name)
         try:
             self.lookup(plugin, value)
@@ -27,6 +36,7 @@ class ClientConstraint(BaseCustomConstraint):
             client_exception.Conflict,
         ) as exc:
             raise ValueError(str(exc))
+        return True
 
 
 def _neutron(entity):
@@ -38,7 +48,7 @@ def _octavia(entity):
 
 
 def constraint_mapping():
-    return {
+    mapping = {
         "nova.flavor": ClientConstraint("nova", lambda p, v: p.get_flavor(v)),
         "nova.keypair": ClientConstraint("nova", lambda p, v: p.get_keypair(v)),
         "nova.server": ClientConstraint("nova", lambda p, v: p.get_server(v)),
@@ -56,3 +66,6 @@ def constraint_mapping():
         "neutron.lbaas.listener": _octavia("listener"),
         "neutron.lbaas.pool": _octavia("pool"),
     }
+    for name, constraint in mapping.items():
+        constraint.name = name
+    return mapping

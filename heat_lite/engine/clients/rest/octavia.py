@@ -88,8 +88,9 @@ class OctaviaClientPlugin(base.RestService):
             values.setdefault("loadbalancer_id", loadbalancer_id)
         return self.create(entity, **values)
 
-    def loadbalancer_of(self, entity, obj_id):
-        obj = self.show(entity, obj_id)
+    @staticmethod
+    def loadbalancer_id(obj):
+        """The id of the load balancer of listener or pool ``obj``."""
         if obj.get("loadbalancer_id"):
             return obj["loadbalancer_id"]
         return (obj.get("loadbalancers") or [{}])[0].get("id")

@@ -46,3 +46,16 @@ def test_serializer_uses_it():
         "identity": dict(IDENT),
         "at": "2026-01-01T00:00:00.000000",
     }
+
+
+def test_rpc_handlers_default_to_heats_64():
+    """oslo.messaging's and Heat's executor_thread_pool_size: a waiting nested-stack
+    parent holds a handler, so 16 starved the children of 10 clusters."""
+    from oslo_config import cfg
+
+    messaging.set_defaults()
+    cfg.CONF([], project="heat", default_config_files=[])
+    try:
+        assert cfg.CONF.executor_thread_pool_size == 64
+    finally:
+        cfg.CONF.reset()

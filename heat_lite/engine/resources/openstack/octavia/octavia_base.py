@@ -3,7 +3,9 @@
 Both families talk to the same service (Octavia's API, which Neutron LBaaS v2 became);
 a plugin lists which of its properties it sends (``api_props``) and how it finds its
 load balancer (``_loadbalancer_id``). Children (listeners, pools, members, health
-monitors) are made only once their load balancer is ACTIVE.
+monitors) are made only once their load balancer is ACTIVE. The objects a plugin names
+(its listener, pool, load balancer) are looked up once per action, as Heat's octavia
+plugins keep their ``pool_id`` and ``lb_id``.
 """
 
 from heat_lite.engine.resources.openstack import client_resource
@@ -21,10 +23,21 @@ class OctaviaBase(client_resource.ClientResource):
             if prop in self.properties and (keys is None or prop in keys)
         }
 
+    def found(self, entity, name_or_id):
+        """The ``entity`` object with that name or id, looked up once per action."""
+        memo = self.__dict__.setdefault("_found", {})
+        if (entity, name_or_id) not in memo:
+            memo[entity, name_or_id] = self.client_plugin().find(entity, name_or_id)
+        return memo[entity, name_or_id]
+
     def find(self, entity, name_or_id):
         if name_or_id is None:
             return None
-        return self.client_plugin().find(entity, name_or_id)["id"]
+        return self.found(entity, name_or_id)["id"]
+
+    def loadbalancer_of(self, entity, name_or_id):
+        """The id of the load balancer of the named listener or pool."""
+        return self.client_plugin().loadbalancer_id(self.found(entity, name_or_id))
 
     def _loadbalancer_id(self):
         raise NotImplementedError
@@ -56,7 +69,7 @@ class PoolChild(OctaviaBase):
         return self.find("pool", self.properties["pool"])
 
     def _loadbalancer_id(self):
-        return self.client_plugin().loadbalancer_of("pool", self._pool_id())
+        return self.loadbalancer_of("pool", self.properties["pool"])
 
     def _values(self, keys=None):
         values = super()._values(keys)

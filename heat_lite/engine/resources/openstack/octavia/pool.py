@@ -93,7 +93,7 @@ class Pool(octavia_base.OctaviaBase):
             )
         if lb:
             return self.find("loadbalancer", lb)
-        return self.client_plugin().loadbalancer_of("listener", self.find("listener", listener))
+        return self.loadbalancer_of("listener", listener)
 
     def _values(self, keys=None):
         values = super()._values(keys)

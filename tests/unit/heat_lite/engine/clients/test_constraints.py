@@ -68,3 +68,85 @@ def test_other_projects_objects_are_not_found(ctx, cloud):
     demo = ctx.from_dict(dict(ctx.to_dict(), auth_token=token, project_id=project))
     with pytest.raises(exception.StackValidationFailed, match="Unable to find network"):
         _check("neutron.network", "theirs", demo)
+
+
+# -- [constraint_validation_cache] -----------------------------------------------------------
+
+
+class _Clock:
+    """dogpile.cache's clock (time.time of its region and lock modules), moved by hand."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def time(self):
+        return self.now
+
+
+@pytest.fixture
+def cached(ctx, monkeypatch):
+    """[cache] on (memory backend) in a fresh region; yields the clock and the lookups made."""
+    import dogpile.cache.region
+    import dogpile.lock
+
+    from heat_lite.common import cache
+
+    CONF.set_override("enabled", True, group="cache")
+    CONF.set_override("backend", "dogpile.cache.memory", group="cache")
+    monkeypatch.setattr(cache, "_region", None)
+    clock = _Clock()
+    monkeypatch.setattr(dogpile.cache.region, "time", clock)
+    monkeypatch.setattr(dogpile.lock, "time", clock)
+    lookups = []
+    plugin = clients.client_plugin
+
+    def counting(context, name):
+        lookups.append(name)
+        return plugin(context, name)
+
+    monkeypatch.setattr(clients, "client_plugin", counting)
+    return clock, lookups
+
+
+def test_cache_serves_a_validated_value_until_it_expires(ctx, cached):
+    clock, lookups = cached
+    _check("glance.image", "cirros-0.6.2", ctx)
+    _check("glance.image", "cirros-0.6.2", ctx)
+    _check("nova.flavor", "m1.small", ctx)
+    assert lookups == ["glance", "nova"]
+    clock.now += CONF.constraint_validation_cache.expiration_time - 1
+    _check("glance.image", "cirros-0.6.2", ctx)
+    assert lookups == ["glance", "nova"]
+    clock.now += 2  # past the 60 s of Heat's default
+    _check("glance.image", "cirros-0.6.2", ctx)
+    assert lookups == ["glance", "nova", "glance"]
+
+
+def test_cache_keeps_projects_apart(ctx, cached):
+    _clock, lookups = cached
+    other = ctx.from_dict(dict(ctx.to_dict(), project_id="p2"))
+    _check("neutron.network", "public", ctx)
+    _check("neutron.network", "public", other)
+    with pytest.raises(exception.StackValidationFailed, match="Unable to find subnet"):
+        _check("neutron.subnet", "public", ctx)  # another constraint, same value
+    assert lookups == ["neutron"] * 3
+
+
+def test_cache_never_remembers_a_failure(ctx, cached):
+    _clock, lookups = cached
+    for _ in range(2):
+        with pytest.raises(exception.StackValidationFailed, match="Unable to find network"):
+            _check("neutron.network", "later", ctx)
+    clients.client_plugin(ctx, "neutron").create_net("later")
+    _check("neutron.network", "later", ctx)
+    _check("neutron.network", "later", ctx)
+    assert lookups == ["neutron"] * 4  # two misses, the lookup that found it, the create
+
+
+@pytest.mark.parametrize("group", ["cache", "constraint_validation_cache"])
+def test_cache_off_asks_every_time(ctx, cached, group):
+    _clock, lookups = cached
+    CONF.set_override("enabled" if group == "cache" else "caching", False, group=group)
+    _check("glance.image", "cirros-0.6.2", ctx)
+    _check("glance.image", "cirros-0.6.2", ctx)
+    assert lookups == ["glance", "glance"]

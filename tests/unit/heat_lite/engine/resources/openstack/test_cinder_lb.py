@@ -108,3 +108,39 @@ def test_lbaas_types_are_hidden_as_in_heat_27():
         assert support_status_of(resources.get_class("OS::Octavia::" + name))["status"] == (
             "SUPPORTED"
         )
+
+
+def test_pool_children_look_their_pool_up_once_per_action(ctx, net, monkeypatch):
+    """As Heat's octavia plugins keep pool_id and lb_id: a member's create reads its pool
+    once (for the pool id and the load balancer id both), not once per use."""
+    from heat_lite.engine.clients.rest import octavia
+
+    lb = create(ctx, "OS::Octavia::LoadBalancer", {"vip_subnet": net["subnet"]})
+    listener = create(
+        ctx,
+        "OS::Octavia::Listener",
+        {"loadbalancer": lb.resource_id, "protocol": "TCP", "protocol_port": 6443},
+    )
+    pool_props = {
+        "listener": listener.resource_id,
+        "protocol": "TCP",
+        "lb_algorithm": "ROUND_ROBIN",
+    }
+    finds = []
+    find = octavia.OctaviaClientPlugin.find
+
+    def counting(plugin, entity, name_or_id):
+        finds.append(entity)
+        return find(plugin, entity, name_or_id)
+
+    monkeypatch.setattr(octavia.OctaviaClientPlugin, "find", counting)
+    pool = create(ctx, "OS::Octavia::Pool", pool_props)
+    assert finds == ["listener", "listener"]  # its octavia.listener constraint, its create
+    finds.clear()
+    member = create(
+        ctx,
+        "OS::Octavia::PoolMember",
+        {"pool": pool.resource_id, "address": "10.0.0.9", "protocol_port": 6443},
+    )
+    assert finds == ["pool", "pool"]
+    assert member.found("pool", pool.resource_id)["loadbalancer_id"] == lb.resource_id
