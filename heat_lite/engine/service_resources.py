@@ -38,13 +38,22 @@ class ResourceMethods:
         rows = current_rows(db_api.resource_get_all_by_stack(stack.id, not with_detail))
         children = _child_stacks(stack)
         required_by = _required_by(rows)
+        stack_ident = stack.identifier().identity
+        tmpls = {}
         result = []
         for row in rows:
             child = children.get(row.nova_instance)
             info = self._format_resource(
-                cnxt, stack, row, required_by[row.id], with_detail, child=child
+                cnxt,
+                stack,
+                row,
+                required_by[row.id],
+                with_detail,
+                child=child,
+                stack_ident=stack_ident,
+                tmpls=tmpls,
             )
-            if _matches(info, filters):
+            if not filters or _matches(info, filters):
                 result.append(info)
         for row in rows if nested_depth and nested_depth > 0 else ():
             child = children.get(row.nova_instance)
@@ -71,12 +80,29 @@ class ResourceMethods:
         required_by = _required_by(rows)[row.id]
         return self._format_resource(cnxt, stack, row, required_by, True, with_attr, child=child)
 
-    def _format_resource(self, cnxt, stack, row, required_by, detail, with_attr=None, child=None):
+    def _format_resource(
+        self,
+        cnxt,
+        stack,
+        row,
+        required_by,
+        detail,
+        with_attr=None,
+        child=None,
+        stack_ident=None,
+        tmpls=None,
+    ):
         """Heat's format_stack_resource; ``required_by``: the sorted names of the rows that
-        require it; ``child`` is the row of the stack it owns, if any."""
-        tmpl = templates.load(row.current_template_id) if row.current_template_id else stack.t
+        require it; ``child`` is the row of the stack it owns, if any. A list passes
+        the stack's identity and a dict for the templates its rows name, each looked up once."""
+        tmpl = stack.t
+        if row.current_template_id:
+            tmpls = {} if tmpls is None else tmpls
+            tmpl = tmpls.get(row.current_template_id)
+            if tmpl is None:
+                tmpl = tmpls[row.current_template_id] = templates.load(row.current_template_id)
         rsrc_type = tmpl.resource_type(row.name)
-        info = api.format_stack_resource(row, stack, rsrc_type, required_by, child)
+        info = api.format_stack_resource(row, stack, rsrc_type, required_by, child, stack_ident)
         if detail:
             info.update(self._details(cnxt, stack, row, tmpl, with_attr))
         return info
