@@ -10,7 +10,7 @@ they read the database and format with heat_lite.engine.api.
 
 import oslo_messaging
 
-from heat_lite.common import exception, identifier
+from heat_lite.common import exception, identifier, messaging
 from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
 from heat_lite.engine import api, templates
@@ -30,7 +30,9 @@ class ResourceMethods:
         stack = self._load_stack(cnxt, stack_identity, show_deleted=True)
         # as Heat: status=CREATE_COMPLETE filters on action CREATE and status COMPLETE
         filters = api.translate_filters(filters)
-        return self._stack_resources(cnxt, stack, nested_depth, with_detail, filters)
+        resources = self._stack_resources(cnxt, stack, nested_depth, with_detail, filters)
+        # without detail every value is a string, a list of them or an identity dict
+        return resources if with_detail else messaging.PlainJson(resources)
 
     def _stack_resources(self, cnxt, stack, nested_depth, with_detail, filters):
         """The stack's resources, then (``nested_depth`` > 0) those of its child stacks,

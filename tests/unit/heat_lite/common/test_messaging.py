@@ -46,3 +46,10 @@ def test_serializer_uses_it():
         "identity": dict(IDENT),
         "at": "2026-01-01T00:00:00.000000",
     }
+
+
+def test_plain_json_is_sent_as_it_is():
+    value = messaging.PlainJson([{"resource_name": "r0", "required_by": ["r1"]}])
+    serializer = messaging.RequestContextSerializer()
+    assert serializer.serialize_entity(None, value) is value
+    assert jsonutils.dumps(value) == jsonutils.dumps(messaging.to_primitive(list(value)))
