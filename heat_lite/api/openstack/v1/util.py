@@ -114,13 +114,17 @@ def make_url(req, identity):
 
     The tenant is the stack's own project, not the one in the request path.
     """
+    return stack_url(req, identity) + quoted_path(identity)
+
+
+def quoted_path(identity):
+    """The quoted ``path`` of an identity dict, '' for a stack's own."""
     path = identity.get(identifier.HeatIdentifier.PATH) if hasattr(identity, "get") else None
-    url = stack_url(req, identity)
     if not path:
-        return url
+        return ""
     if not path.startswith("/"):
         path = "/" + path  # as HeatIdentifier
-    return url + urllib.parse.quote(path)
+    return urllib.parse.quote(path)
 
 
 def stack_url(req, identity):

@@ -24,7 +24,11 @@ _HIDDEN = frozenset((RES_STACK_ID, RES_STACK_NAME, RES_ACTION, RES_NESTED_STACK_
 
 
 def _links(req, res, identity):
-    links = [util.make_link(req, identity), {"href": util.stack_url(req, identity), "rel": "stack"}]
+    stack_url = util.stack_url(req, identity)
+    links = [
+        {"href": stack_url + util.quoted_path(identity), "rel": "self"},
+        {"href": stack_url, "rel": "stack"},
+    ]
     nested = res.get(RES_NESTED_STACK_ID)
     if nested:
         links.append(util.make_link(req, nested, "nested"))
