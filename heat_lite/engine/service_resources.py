@@ -188,7 +188,7 @@ class ResourceMethods:
 # The items of the resource lists made lately, by all that an item shows: the rows of a
 # polled stack that did not change are not formatted again (a third of the engine's CPU
 # for a list of 1,000). Items are shared between answers, so nothing may change them.
-_FORMATTED_MAX = 20000
+_FORMATTED_MAX = 10000
 _formatted = {}
 
 
