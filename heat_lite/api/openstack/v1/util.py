@@ -174,8 +174,13 @@ def make_link(req, identity, relationship="self"):
 
 
 def json_response(data, status=200, headers=None):
+    return json_text_response(json.dumps(data), status, headers)
+
+
+def json_text_response(text, status=200, headers=None):
+    """json_response for data already dumped to ``text``."""
     resp = webob.Response(status=status, content_type="application/json", charset="UTF-8")
-    resp.text = json.dumps(data)
+    resp.text = text
     if headers:
         resp.headers.update(headers)
     return resp
