@@ -19,6 +19,7 @@ installed beside this interpreter): DIR/api.txt and DIR/engine.txt, collapsed st
 
 import argparse
 import concurrent.futures
+import os
 import pathlib
 import statistics
 import subprocess
@@ -30,7 +31,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 import requests  # noqa: E402
 
-from bench import convergence  # noqa: E402
+from bench import convergence, cpu  # noqa: E402
 from tests.fixtures import services  # noqa: E402
 
 CALLS = ("list", "show", "resources")
@@ -122,12 +123,14 @@ def measure(heat, resources, clients, seconds, stacks, profile_dir=None):
     times = {call: [] for call in CALLS}
     lock = threading.Lock()
     samplers = sample(heat, seconds, profile_dir)
+    meter = cpu.Meter(cpu.heat_procs(heat))
     with concurrent.futures.ThreadPoolExecutor(clients) as pool:
         for future in [pool.submit(poll, targets, seconds, times, lock) for _ in range(clients)]:
             future.result()
+    used = meter.lap()
     for sampler in samplers:
         sampler.wait()
-    return {
+    figures = {
         call: (
             percentile(values, 0.5) * 1000,
             percentile(values, 0.99) * 1000,
@@ -136,6 +139,18 @@ def measure(heat, resources, clients, seconds, stacks, profile_dir=None):
         )
         for call, values in times.items()
     }
+    return figures, used
+
+
+def cpu_line(used, calls):
+    """CPU milliseconds per call of the API and the engine (all three calls together)."""
+    return "cpu_s %s calls=%d api_cpu_ms_per_call=%.2f engine_cpu_ms_per_call=%.2f load=%.1f" % (
+        cpu.line(used),
+        calls,
+        1000 * used.get("api", 0.0) / max(calls, 1),
+        1000 * used.get("engine", 0.0) / max(calls, 1),
+        os.getloadavg()[0],
+    )
 
 
 def main():
@@ -148,12 +163,13 @@ def main():
     parser.add_argument("--py-spy", dest="profile_dir")
     args = parser.parse_args()
     with convergence.running(args.workers) as heat:
-        figures = measure(
+        figures, used = measure(
             heat, args.resources, args.clients, args.seconds, args.stacks, args.profile_dir
         )
         problems = heat.log_problems()
     for call, (p50, p99, mean, count) in figures.items():
         print("%-9s p50_ms=%.1f p99_ms=%.1f mean_ms=%.1f calls=%d" % (call, p50, p99, mean, count))
+    print(cpu_line(used, sum(figures[call][3] for call in CALLS)))
     for name, found in sorted(problems.items()):
         print("%s logged %d problems, first:\n%s" % (name, len(found), found[0]))
     print(

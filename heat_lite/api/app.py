@@ -324,6 +324,7 @@ def setup_app(conf=None, engine_client=None):
         hooks=[hooks.ContextHook()],
         guess_content_type_from_ext=False,
         force_canonical=False,
+        use_context_locals=False,
     )
     app = JsonBodyLimit(app, conf)
     app = VersionNegotiation(app)

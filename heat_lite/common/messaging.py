@@ -26,12 +26,18 @@ ALLOWED_EXMODS = ["heat_lite.common.exception"]
 _SCALARS = (str, int, float, bool, type(None))
 
 
+class PlainJson(list):
+    """A list its maker built for one answer out of plain JSON only (dicts with str keys,
+    lists, str, numbers, bool, None): sent as it is, without to_primitive's walk and
+    copy (6 ms of the engine's CPU for a 1,000-resource list)."""
+
+
 def to_primitive(value):
     """jsonutils.to_primitive(value, convert_instances=True), with plain JSON (dicts,
     lists and scalars, as most answers are) walked here: oslo's walk costs ~10x more per
     item, and a 1,000-resource list is 30,000 items (bench/api_load.py)."""
     kind = type(value)
-    if kind in _SCALARS:
+    if kind in _SCALARS or kind is PlainJson:
         return value
     if kind is dict:
         return {

@@ -538,8 +538,25 @@ def resource_get_with_stack(resource_id):
 
 
 # what a resource listing shows: no properties, metadata or needed_by (JSON decoded per row)
+# what a resource list and stored_node_data read of a row (1,000-row lists: fewer columns
+# fetched and built into rows)
 _RSRC_LISTED = [
-    c for c in T_RSRC.c if c.name not in ("properties_data", "rsrc_metadata", "needed_by")
+    T_RSRC.c[name]
+    for name in (
+        "id",
+        "name",
+        "nova_instance",
+        "stack_id",
+        "attr_data_id",
+        "requires",
+        "replaced_by",
+        "current_template_id",
+        "action",
+        "status",
+        "status_reason",
+        "created_at",
+        "updated_at",
+    )
 ]
 
 

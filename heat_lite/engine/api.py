@@ -13,7 +13,13 @@ from heat_lite.rpc import api as rpc_api
 
 
 def heat_timestamp(value):
-    return value.strftime("%Y-%m-%dT%H:%M:%SZ") if value is not None else None
+    """``2026-11-27T00:12:03Z`` (Heat's ``strftime('%Y-%m-%dT%H:%M:%SZ')``, the fields as
+    they are; isoformat makes the same string in a third of the time)."""
+    if value is None:
+        return None
+    if value.tzinfo is not None:
+        value = value.replace(tzinfo=None)
+    return value.isoformat(timespec="seconds") + "Z"
 
 
 # list_stacks filters named after stack keys -> the stack table's columns
@@ -138,13 +144,13 @@ def format_stack_output(output):
     return result
 
 
-def format_stack_resource(row, stack, resource_type, required_by, child=None):
-    """A resource, keys in Heat's order; ``child`` is the row of the nested stack it owns.
+def format_stack_resource(row, stack, resource_type, required_by, child=None, stack_ident=None):
+    """A resource, keys in Heat's order; ``child`` is the row of the nested stack it owns;
+    ``stack_ident``: ``stack.identifier().identity``, when the caller formats many rows.
 
     The detail keys (``description``, ``attributes``, ``metadata``) are added by the
     caller when it shows one resource or lists ``with_detail``."""
-    ident = stack.identifier().identity  # plain dicts: dict(a Mapping) walks it slowly
-    rsrc_ident = identifier.ResourceIdentifier(resource_name=row.name, **ident).identity
+    ident = stack_ident or stack.identifier().identity  # plain dicts: quick to copy
     info = {
         "updated_time": heat_timestamp(row.updated_at or row.created_at),
         "creation_time": heat_timestamp(row.created_at),
@@ -154,7 +160,7 @@ def format_stack_resource(row, stack, resource_type, required_by, child=None):
         "resource_status": row.status,
         "resource_status_reason": row.status_reason or "",
         "resource_type": resource_type,
-        "resource_identity": dict(rsrc_ident),
+        "resource_identity": _resource_identity(ident, row.name),
         "stack_identity": dict(ident),
         "stack_name": stack.name,
         "required_by": required_by,
@@ -166,6 +172,14 @@ def format_stack_resource(row, stack, resource_type, required_by, child=None):
     if stack.owner_id is not None and stack.parent_resource_name:
         info["parent_resource"] = stack.parent_resource_name
     return info
+
+
+def _resource_identity(stack_ident, name):
+    """dict(ResourceIdentifier(resource_name=name, **stack_ident)); a stack's own identity
+    (no path) is copied with the path set, without building the identifier."""
+    if not stack_ident[identifier.HeatIdentifier.PATH]:
+        return dict(stack_ident, path="/resources/" + name)
+    return dict(identifier.ResourceIdentifier(resource_name=name, **stack_ident))
 
 
 def format_event(row, ident, root_ident=None, resource_properties=None):

@@ -143,3 +143,17 @@ def test_event_show(api, stack):
     assert event["resource_properties"] == {}
     resp = api.get(path + "/resources/r/events/nope", status=404)
     assert resp.json["error"]["message"] == "No event nope found"
+
+
+def test_resource_list_follows_the_engine_answer(api, engine, stack):
+    """The API reuses the text of a recent list only for the same answer to the same URL."""
+    path, href = stack
+    first = api.get(path + "/resources")
+    assert api.get(path + "/resources").body == first.body
+    engine.stacks[href.rsplit("/", 1)[1]]["resources"]["added"] = "OS::Heat::RandomString"
+    names = [r["resource_name"] for r in api.get(path + "/resources").json["resources"]]
+    assert names == ["r", "my res", "added"]
+    other = api.get(path + "/resources", extra_environ={"HTTP_HOST": "heat.example:8004"})
+    assert other.json["resources"][0]["links"][1]["href"] == href.replace(
+        "localhost", "heat.example:8004"
+    )

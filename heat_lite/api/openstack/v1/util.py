@@ -112,42 +112,47 @@ def registered_identified_stack(handler):
 def make_url(req, identity):
     """``<app url>/<tenant>/stacks/<name>/<id>[<path>]`` for an identity dict.
 
-    The tenant is the stack's own project, not the one in the request path. The stack
-    URLs are kept for the request: a resource list links every resource to one stack.
+    The tenant is the stack's own project, not the one in the request path.
     """
+    return stack_url(req, identity) + quoted_path(identity)
+
+
+def quoted_path(identity):
+    """The quoted ``path`` of an identity dict, '' for a stack's own."""
+    path = identity.get(identifier.HeatIdentifier.PATH) if hasattr(identity, "get") else None
+    if not path:
+        return ""
+    if not path.startswith("/"):
+        path = "/" + path  # as HeatIdentifier
+    return urllib.parse.quote(path)
+
+
+def stack_url(req, identity):
+    """``<app url>/<tenant>/stacks/<name>/<id>``: the URL of the stack an identity dict
+    names (its ``path`` left out). Kept for the request: a resource list links every
+    resource to one stack, so its URL is made once."""
     environ = req.environ
     urls = environ.get(URLS_KEY)
     if urls is None:
         urls = environ[URLS_KEY] = {}
     try:
-        key = tuple(identity.get(field) for field in _STACK_FIELDS)
-        path = identity.get(identifier.HeatIdentifier.PATH) or ""
-        stack_url = urls.get(key)
-    except (AttributeError, TypeError):
-        key = stack_url = None  # not a mapping of strings: HeatIdentifier says what is wrong
-    if stack_url is None:
+        key = (identity["tenant"], identity["stack_name"], identity["stack_id"])
+        url = urls.get(key)
+    except (KeyError, TypeError):
+        key = url = None  # not a mapping of strings: HeatIdentifier says what is wrong
+    if url is None:
         try:
             ident = identifier.HeatIdentifier(**identity)
         except (TypeError, ValueError):
             raise exc.HTTPInternalServerError("Invalid Stack address")
-        stack_url = "%s/%s/%s" % (
+        url = "%s/%s/%s" % (
             application_url(req, environ),
             urllib.parse.quote(ident.tenant, ""),
             ident.stack().url_path(),
         )
-        path = ident.path
         if key is not None:
-            urls[key] = stack_url
-    if path and not path.startswith("/"):
-        path = "/" + path  # as HeatIdentifier
-    return stack_url + urllib.parse.quote(path)
-
-
-_STACK_FIELDS = (
-    identifier.HeatIdentifier.TENANT,
-    identifier.HeatIdentifier.STACK_NAME,
-    identifier.HeatIdentifier.STACK_ID,
-)
+            urls[key] = url
+    return url
 
 
 def application_url(req, environ=None):
@@ -169,8 +174,13 @@ def make_link(req, identity, relationship="self"):
 
 
 def json_response(data, status=200, headers=None):
+    return json_text_response(json.dumps(data), status, headers)
+
+
+def json_text_response(text, status=200, headers=None):
+    """json_response for data already dumped to ``text``."""
     resp = webob.Response(status=status, content_type="application/json", charset="UTF-8")
-    resp.text = json.dumps(data)
+    resp.text = text
     if headers:
         resp.headers.update(headers)
     return resp

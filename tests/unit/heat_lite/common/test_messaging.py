@@ -59,3 +59,10 @@ def test_rpc_handlers_default_to_heats_64():
         assert cfg.CONF.executor_thread_pool_size == 64
     finally:
         cfg.CONF.reset()
+
+
+def test_plain_json_is_sent_as_it_is():
+    value = messaging.PlainJson([{"resource_name": "r0", "required_by": ["r1"]}])
+    serializer = messaging.RequestContextSerializer()
+    assert serializer.serialize_entity(None, value) is value
+    assert jsonutils.dumps(value) == jsonutils.dumps(messaging.to_primitive(list(value)))

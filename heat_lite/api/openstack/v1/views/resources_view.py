@@ -8,7 +8,6 @@ format_resource(req, {'resource_identity': {..., 'path': '/resources/r'},
 """
 
 from heat_lite.api.openstack.v1 import util
-from heat_lite.common import identifier
 
 # Engine keys (heat/rpc/api.py RES_*).
 RES_ID = "resource_identity"
@@ -21,12 +20,15 @@ RES_NESTED_STACK_ID = "nested_stack_identity"
 RES_METADATA = "metadata"
 
 # Internal keys the API never shows; resource_action is folded into resource_status.
-_HIDDEN = (RES_STACK_ID, RES_STACK_NAME, RES_ACTION, RES_NESTED_STACK_ID, RES_METADATA)
+_HIDDEN = frozenset((RES_STACK_ID, RES_STACK_NAME, RES_ACTION, RES_NESTED_STACK_ID, RES_METADATA))
 
 
 def _links(req, res, identity):
-    ident = identifier.HeatIdentifier(**identity)
-    links = [util.make_link(req, ident), util.make_link(req, ident.stack(), "stack")]
+    stack_url = util.stack_url(req, identity)
+    links = [
+        {"href": stack_url + util.quoted_path(identity), "rel": "self"},
+        {"href": stack_url, "rel": "stack"},
+    ]
     nested = res.get(RES_NESTED_STACK_ID)
     if nested:
         links.append(util.make_link(req, nested, "nested"))
