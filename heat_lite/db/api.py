@@ -142,19 +142,20 @@ def autocommit():
             yield conn
 
 
-def _one(stmt):
+def _one(stmt, params=None):
+    """The first row of ``stmt`` (run with bound ``params``, for statements built once)."""
     with autocommit() as conn:
-        return conn.execute(stmt).first()
+        return conn.execute(stmt, params).first()
 
 
-def _all(stmt):
+def _all(stmt, params=None):
     with autocommit() as conn:
-        return conn.execute(stmt).all()
+        return conn.execute(stmt, params).all()
 
 
-def _write(stmt):
+def _write(stmt, params=None):
     with autocommit() as conn:
-        return conn.execute(stmt).rowcount
+        return conn.execute(stmt, params).rowcount
 
 
 # raw_template ---------------------------------------------------------------------------
@@ -293,8 +294,7 @@ _STACK_LIGHT = [c for c in T_STACK.c if c.name != "current_deps"]
 def stack_get(stack_id, show_deleted=False, tenant=None):
     """The stack row without ``current_deps`` (see stack_deps_get)."""
     stmt = _stack_get_statement(bool(show_deleted), tenant is not None)
-    with autocommit() as conn:
-        return conn.execute(stmt, {"stack_id": stack_id, "tenant": tenant}).first()
+    return _one(stmt, {"stack_id": stack_id, "tenant": tenant})
 
 
 @functools.cache
@@ -317,8 +317,7 @@ def stack_deps_get(stack_id):
 def stack_get_by_name(tenant, name):
     """The live stack ``name`` of project ``tenant`` (None: of no project)."""
     stmt = _stack_by_name_statement(tenant is None)
-    with autocommit() as conn:
-        return conn.execute(stmt, {"tenant": tenant, "name": name}).first()
+    return _one(stmt, {"tenant": tenant, "name": name})
 
 
 @functools.cache
@@ -342,9 +341,7 @@ def stack_tags_get(stack_ids):
     if not stack_ids:
         return {}
     tags = {}
-    with autocommit() as conn:
-        rows = conn.execute(_STACK_TAGS, {"stack_ids": list(stack_ids)}).all()
-    for row in rows:
+    for row in _all(_STACK_TAGS, {"stack_ids": list(stack_ids)}):
         tags.setdefault(row.stack_id, []).append(row.tag)
     return tags
 
@@ -527,8 +524,7 @@ _STACK_LIGHT_NAMES = [c.name for c in _STACK_LIGHT]
 
 def resource_get_with_stack(resource_id):
     """(resource row, its stack's row) in one round trip; (None, None) if gone."""
-    with autocommit() as conn:
-        row = conn.execute(_RSRC_WITH_STACK, {"resource_id": resource_id}).first()
+    row = _one(_RSRC_WITH_STACK, {"resource_id": resource_id})
     if row is None:
         return None, None
     split = len(_RSRC_NAMES)
@@ -537,7 +533,6 @@ def resource_get_with_stack(resource_id):
     return rsrc, stack
 
 
-# what a resource listing shows: no properties, metadata or needed_by (JSON decoded per row)
 # what a resource list and stored_node_data read of a row (1,000-row lists: fewer columns
 # fetched and built into rows)
 _RSRC_LISTED = [
@@ -609,8 +604,7 @@ def resource_update_and_event(
             params.update(p_data=props_data, p_created_at=utcnow())
         event_columns = tuple(sorted(event)) if event is not None else None
         stmt = _pg_update_and_event(columns, unlocked, event_columns, props_data is not None)
-        with autocommit() as conn:
-            return conn.execute(stmt, params).rowcount > 0
+        return _write(stmt, params) > 0
     with transaction() as conn:
         if props_data is not None:
             columns += ("rsrc_prop_data_id",)
@@ -1021,8 +1015,7 @@ def sync_point_add_input(entity_ids, traversal_id, is_update, sender, data, extr
         "extra_data": json.dumps(extra_data),
         "now": utcnow(),
     }
-    with autocommit() as conn:
-        return dict(conn.execute(_PG_ADD_INPUT, params).all())
+    return dict(_all(_PG_ADD_INPUT, params))
 
 
 def _add_input(conn, entity_ids, traversal_id, is_update, sender, data, extra_data):
@@ -1098,8 +1091,7 @@ def sync_point_inputs(entity_ids, traversal_id, is_update):
         "is_update": is_update,
         "entity_ids": sorted(str(e) for e in entity_ids),
     }
-    with autocommit() as conn:
-        rows = conn.execute(_SYNC_INPUTS, params).all()
+    rows = _all(_SYNC_INPUTS, params)
     decoded = {None: None}
 
     def load(text):
