@@ -44,8 +44,7 @@ class AllInOne:
         for name, port in zip(("simcloud", "heat", "magnum"), self.ports, strict=True):
             argv += ["--%s-port" % name, str(port)]
         argv += self.extra_args
-        env = dict(cli_mod._CLEAN_ENV, HOME=str(self.home))
-        env.pop("XDG_CONFIG_HOME", None)
+        env = cli_mod.home_env(self.home)
         with open(self.out, "w") as out:
             self.proc = subprocess.Popen(
                 argv, cwd=self.workdir, env=env, stdout=out, stderr=subprocess.STDOUT
@@ -127,8 +126,7 @@ def aio(tmp_path_factory):
 def cli(aio):
     """The real CLI with nothing but the temporary HOME (its clouds.yaml)."""
     cli = cli_mod.OpenStackCLI(None, cwd=aio.workdir)
-    cli.env = dict(cli_mod._CLEAN_ENV, HOME=str(aio.home))
-    cli.env.pop("XDG_CONFIG_HOME", None)
+    cli.env = cli_mod.home_env(aio.home)
     return cli
 
 
@@ -237,7 +235,7 @@ def test_same_command_on_postgres_and_rabbitmq(on_postgres_and_rabbitmq):
     aio = on_postgres_and_rabbitmq
     assert not list((aio.workdir / ".magnum-lite").glob("*.sqlite"))
     cli = cli_mod.OpenStackCLI(None, cwd=aio.workdir)
-    cli.env = dict(cli_mod._CLEAN_ENV, HOME=str(aio.home))
+    cli.env = cli_mod.home_env(aio.home)
     cloud = ("--os-cloud", "magnum-lite")
     cli(*cloud, "coe", "cluster", "template", "create", "t", "--coe", "kubernetes",
         "--image", "fedora-coreos-40", "--external-network", "public")  # fmt: skip
