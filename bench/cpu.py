@@ -15,29 +15,56 @@ import sys
 _TICK = os.sysconf("SC_CLK_TCK")
 
 
-def cpu_seconds(pid):
-    """User + system seconds of process ``pid`` (0 once it is gone)."""
+def cpu_seconds(pid, children=False):
+    """User + system seconds of process ``pid`` (0 once it is gone); with ``children``,
+    also those of its children that have exited."""
     try:
         with open("/proc/%d/stat" % pid) as stat:
             fields = stat.read().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
-    return (int(fields[11]) + int(fields[12])) / _TICK
+    used = int(fields[11]) + int(fields[12])
+    if children:
+        used += int(fields[13]) + int(fields[14])
+    return used / _TICK
+
+
+def postgres_seconds():
+    """CPU seconds of the local PostgreSQL server so far: its postmaster, its live
+    processes and the backends that have exited (None if it is not a local process).
+    Between two readings: the server's CPU meanwhile, whoever it worked for."""
+    try:
+        out = subprocess.run(
+            ["pgrep", "-o", "-x", "postgres"], capture_output=True, text=True, timeout=5
+        ).stdout.split()
+    except OSError:
+        return None
+    if not out:
+        return None
+    postmaster = int(out[0])
+    kids = subprocess.run(
+        ["pgrep", "-P", str(postmaster)], capture_output=True, text=True, timeout=5
+    ).stdout.split()
+    return cpu_seconds(postmaster, True) + sum(cpu_seconds(int(k), True) for k in kids)
 
 
 class Meter:
     def __init__(self, procs):
         self.pids = {name: proc.pid for name, proc in procs.items() if proc is not None}
-        self._last = self._now()
+        self._last, self._last_pg = self._now(), postgres_seconds()
 
     def _now(self):
         return {name: cpu_seconds(pid) for name, pid in self.pids.items()}
 
     def lap(self):
-        now = self._now()
+        """CPU seconds since the last lap: each service's, their ``total``, and
+        ``postgresql`` (the local server's, not in the total) when it can be read."""
+        now, pg = self._now(), postgres_seconds()
         used = {name: now[name] - self._last.get(name, 0.0) for name in now}
-        self._last = now
         used["total"] = sum(used.values())
+        if pg is not None and self._last_pg is not None:
+            used["postgresql"] = pg - self._last_pg
+        self._last, self._last_pg = now, pg
         return used
 
 
