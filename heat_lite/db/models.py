@@ -194,7 +194,11 @@ class Event(Base):
 
 class SyncPoint(Base):
     __tablename__ = "sync_point"
-    __table_args__ = (sa.Index("ix_sync_point_stack_id", "stack_id"),)
+    # pages kept 80 % free for the row versions of atomic_key (migration 0007)
+    __table_args__ = (
+        sa.Index("ix_sync_point_stack_id", "stack_id"),
+        {"postgresql_with": {"fillfactor": 20}},
+    )
     entity_id = sa.Column(sa.String(36), primary_key=True)
     traversal_id = sa.Column(sa.String(36), primary_key=True)
     is_update = sa.Column(sa.Boolean, primary_key=True)

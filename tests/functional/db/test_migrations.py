@@ -6,7 +6,7 @@ import sqlalchemy as sa
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
-from alembic import autogenerate
+from alembic import autogenerate, command
 from heat_lite.cmd import manage
 from heat_lite.db import models
 from tests.fixtures import services
@@ -43,5 +43,37 @@ def test_models_match_migrations_on_postgresql():
     name, url = services.create_database()
     try:
         assert _diff(url) == []
+    finally:
+        services.drop_database(name)
+
+
+def _sync_point_options(url):
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return conn.execute(
+                sa.text("SELECT reloptions FROM pg_class WHERE relname = 'sync_point'")
+            ).scalar()
+    finally:
+        engine.dispose()
+
+
+def test_sync_point_pages_keep_room_for_row_versions():
+    """Migrated or created from the models, PostgreSQL's sync_point is filled to 20 %
+    (alembic 0007), and a downgrade gives the default back."""
+    name, url = services.create_database()
+    try:
+        manage.db_sync(url)
+        assert _sync_point_options(url) == ["fillfactor=20"]
+        command.downgrade(manage.alembic_config(url), "0006")
+        assert _sync_point_options(url) is None
+    finally:
+        services.drop_database(name)
+    name, url = services.create_database()
+    try:
+        engine = sa.create_engine(url)
+        models.Base.metadata.create_all(engine)
+        engine.dispose()
+        assert _sync_point_options(url) == ["fillfactor=20"]
     finally:
         services.drop_database(name)
