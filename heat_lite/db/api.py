@@ -25,7 +25,7 @@ import uuid
 import sqlalchemy as sa
 from sqlalchemy import pool
 
-from heat_lite.common import exception
+from heat_lite.common import exception, keyed_lock
 from heat_lite.db import models
 
 _LOG = logging.getLogger(__name__)
@@ -992,6 +992,14 @@ _PG_ADD_INPUT = sa.text(
 ).bindparams(sa.bindparam("entity_ids", expanding=True))
 
 
+# A process sends one traversal's reports to PostgreSQL one at a time. They mostly lock
+# the same rows (the next layer's sync points, the stack's own), so they would queue in
+# any case; queued in PostgreSQL, each waiter re-reads every version of every row it
+# waited for once it gets it (a 1000-resource full fan-in, 2 workers: 7,300 buffers and
+# 22 s of PostgreSQL CPU for the 1,800 reports, against 2,600 and 15 s queued here).
+_REPORTING = keyed_lock.KeyedLocks()
+
+
 def sync_point_add_input(entity_ids, traversal_id, is_update, sender, data, extra_data=None):
     """Add the input ``sender -> data`` (with ``extra_data``) to several sync points at once.
 
@@ -1015,7 +1023,8 @@ def sync_point_add_input(entity_ids, traversal_id, is_update, sender, data, extr
         "extra_data": json.dumps(extra_data),
         "now": utcnow(),
     }
-    return dict(_all(_PG_ADD_INPUT, params))
+    with _REPORTING.held(traversal_id):
+        return dict(_all(_PG_ADD_INPUT, params))
 
 
 def _add_input(conn, entity_ids, traversal_id, is_update, sender, data, extra_data):

@@ -18,7 +18,7 @@ import functools
 import logging
 import threading
 
-from heat_lite.common import exception
+from heat_lite.common import exception, keyed_lock
 from heat_lite.db import api as db_api
 from heat_lite.engine import liveness, sync_point, templates
 from heat_lite.engine import resource as rsrc_mod
@@ -91,31 +91,23 @@ class _Cache:
         self._data = collections.OrderedDict()
         self._size = size
         self._lock = threading.Lock()
-        self._building = {}  # key -> [lock held while building, number of users]
+        self._building = keyed_lock.KeyedLocks()
 
     def get(self, key, build):
         with self._lock:
             if key in self._data:
                 self._data.move_to_end(key)
                 return self._data[key]
-            building = self._building.setdefault(key, [threading.Lock(), 0])
-            building[1] += 1
-        try:
-            with building[0]:
-                with self._lock:
-                    if key in self._data:
-                        return self._data[key]
-                value = build()
-                with self._lock:
-                    self._data[key] = value
-                    while len(self._data) > self._size:
-                        self._data.popitem(last=False)
-                return value
-        finally:
+        with self._building.held(key):
             with self._lock:
-                building[1] -= 1
-                if not building[1]:
-                    del self._building[key]
+                if key in self._data:
+                    return self._data[key]
+            value = build()
+            with self._lock:
+                self._data[key] = value
+                while len(self._data) > self._size:
+                    self._data.popitem(last=False)
+            return value
 
 
 _graphs = _Cache(64)
