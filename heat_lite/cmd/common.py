@@ -15,6 +15,7 @@ traceback as well.
 """
 
 import functools
+import gc
 import logging
 import signal
 import sys
@@ -55,7 +56,24 @@ def prepare(argv, prog, description=None, default_config_files=None, transport_u
         CONF.database.connection, CONF.database.max_pool_size, CONF.database.max_overflow
     )
     messaging.setup(transport_url)
+    tune_gc()
     return CONF
+
+
+# Python's cyclic garbage collector, as tuned for a long-running service: the objects
+# of start-up (modules, configuration, plugins) are frozen out of its scans, and a young
+# collection waits for 50,000 new container objects instead of 700. With the defaults a
+# worker decoding a 1000-layer graph (2.5 MB of JSON, 270,000 small lists) spent 0.27 s
+# in json.loads, 0.04 s of it decoding (the rest was collections scanning the heap
+# again and again); over a 1000-layer create and delete the workers' CPU went 15.4 ->
+# 12.6 s, the 1000 chain's 11.2-11.6 -> 8.3-10.8 s, and the API's p99 under 10
+# polling clients 243/288/470 -> 179/204/378 ms (list/show/resources).
+GC_THRESHOLDS = (50000, 20, 100)
+
+
+def tune_gc():
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def serve_forever(on_stop=()):
