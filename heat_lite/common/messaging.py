@@ -181,17 +181,37 @@ def topic_has_no_consumer(topic):
 
 def topic_consumers(topic):
     """How many RPC servers consume ``topic`` now, or None when the transport cannot say
-    (not RabbitMQ, or the broker did not answer). Cached for ``CONSUMERS_TTL`` seconds.
+    (not RabbitMQ, or the broker did not answer).
 
     On RabbitMQ every server of a topic consumes the queue named after the topic, so a
-    passive declare of that queue counts them: 0 means nobody would answer a call.
+    passive declare of that queue counts them: 0 means nobody would answer a call. Only
+    the first caller waits for that count (a new broker connection); after it the last
+    count is answered at once, and once it is older than ``CONSUMERS_TTL`` seconds one
+    background thread counts again (every API request asks: waiting for the broker under
+    a lock every 2 s held all of them up at once).
     """
     with _consumers_lock:
-        now = time.monotonic()
         cached = _consumers.get(topic)
-        if cached is None or now - cached[0] > CONSUMERS_TTL:
-            cached = _consumers[topic] = (now, _count_consumers(topic))
-        return cached[1]
+        if cached is not None:
+            if time.monotonic() - cached[0] > CONSUMERS_TTL and topic not in _recounting:
+                _recounting.add(topic)
+                threading.Thread(target=_recount, args=(topic,), daemon=True).start()
+            return cached[1]
+    return _recount(topic)
+
+
+_recounting = set()
+
+
+def _recount(topic):
+    try:
+        count = _count_consumers(topic)
+        with _consumers_lock:
+            _consumers[topic] = (time.monotonic(), count)
+        return count
+    finally:
+        with _consumers_lock:
+            _recounting.discard(topic)
 
 
 def _amqp_url():
