@@ -3,9 +3,7 @@ it ran against logged an error it did not expect (tests/fixtures/logcheck.py).""
 
 import os
 import pathlib
-import shutil
 import sys
-import tempfile
 
 import pytest
 
@@ -31,10 +29,10 @@ def pytest_configure(config):
         "markers",
         "expect_log_errors(*patterns): the services may log errors matching these regexes",
     )
-    _without_the_users_clouds(config)
+    _without_the_users_clouds()
 
 
-def _without_the_users_clouds(config):
+def _without_the_users_clouds():
     """The user's own OpenStack client settings stay out of the suite: openstacksdk and the
     ``openstack`` CLI read ~/.config/openstack/clouds.yaml (magnum-lite-all writes one) and
     the OS_* variables of a sourced openrc, and a lone cloud there overrides the auth_url or
@@ -43,11 +41,9 @@ def _without_the_users_clouds(config):
     a clouds.yaml names its own (OS_CLIENT_CONFIG_FILE, or a HOME: cli.home_env)."""
     for name in [n for n in os.environ if n.startswith("OS_")]:
         del os.environ[name]
-    directory = tempfile.mkdtemp(prefix="no-clouds-")
-    clouds = pathlib.Path(directory) / "clouds.yaml"
-    clouds.write_text("clouds: {}\n")
-    os.environ["OS_CLIENT_CONFIG_FILE"] = str(clouds)
-    config.add_cleanup(lambda: shutil.rmtree(directory, ignore_errors=True))
+    # a file of the repository, not a temporary one: a nested pytest run in this process
+    # (tests/unit/test_logcheck.py) configures again and cleans up after itself
+    os.environ["OS_CLIENT_CONFIG_FILE"] = str(TESTS / "fixtures" / "no-clouds.yaml")
 
 
 def pytest_collection_finish(session):
