@@ -14,7 +14,6 @@ the safety net).
 """
 
 import argparse
-import os
 import pathlib
 import sys
 import tempfile
@@ -24,10 +23,8 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from magnumclient import client as magnum_client  # noqa: E402
 
-from bench import cpu  # noqa: E402
+from bench import cpu, polling  # noqa: E402
 from tests.fixtures import magnum_services, services  # noqa: E402
-
-POLL_S = float(os.environ.get("BENCH_POLL_S", "0.05"))
 
 
 def create_clusters(mc, count):
@@ -48,7 +45,8 @@ def create_clusters(mc, count):
 
 def wait_complete(mc, started, timeout):
     done = {}
-    deadline = time.monotonic() + timeout
+    start = time.monotonic()
+    deadline = start + timeout
     while len(done) < len(started) and time.monotonic() < deadline:
         for cluster in mc.clusters.list():
             if cluster.uuid in started and cluster.uuid not in done:
@@ -56,7 +54,7 @@ def wait_complete(mc, started, timeout):
                     done[cluster.uuid] = time.monotonic() - started[cluster.uuid]
                 elif cluster.status == "CREATE_FAILED":
                     raise RuntimeError("cluster %s failed" % cluster.uuid)
-        time.sleep(POLL_S)
+        time.sleep(polling.pause(time.monotonic() - start))
     if len(done) < len(started):
         raise RuntimeError("only %d of %d clusters completed" % (len(done), len(started)))
     return done

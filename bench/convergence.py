@@ -14,7 +14,6 @@ printed is ``create_s=<s> delete_s=<s> rps=<resources per second>``.
 
 import argparse
 import contextlib
-import os
 import pathlib
 import sys
 import tempfile
@@ -24,21 +23,12 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from heatclient import client as heat_client  # noqa: E402
 
-from bench import cpu  # noqa: E402
+from bench import cpu, polling  # noqa: E402
 from tests.fixtures import services  # noqa: E402
 
 # 1000 layers lists 100 depends_on names per resource: 850 KB, over Heat's default
 # max_template_size (512 KB), so the benchmark's services allow larger templates.
 BENCH_DEFAULTS = {"max_template_size": 4194304, "max_json_body_size": 8388608}
-# How often the client asks for the stack's status: every POLL_S at first, then every
-# POLL_SHARE of the time waited so far, at most POLL_MAX_S. A wait is overstated by at
-# most that share (2 %), and the bench's own requests stay a small part of the services'
-# CPU on long runs: polling every 20 ms throughout took a third of heat-lite's CPU and
-# about 5 of 21 s of a 1000-layer create (API and engine on the same 2 cores as the
-# workers and PostgreSQL), which no real client does (Magnum polls every 10 s).
-POLL_S = float(os.environ.get("BENCH_POLL_S", "0.02"))
-POLL_SHARE = 0.02
-POLL_MAX_S = 0.25
 
 
 def template(n, shape):
@@ -70,8 +60,7 @@ def wait(hc, stack_id, done, timeout):
         status = hc.stacks.get(stack_id, resolve_outputs=False).stack_status
         if status in done:
             return status
-        waited = time.monotonic() - start
-        time.sleep(min(max(POLL_S, POLL_SHARE * waited), POLL_MAX_S))
+        time.sleep(polling.pause(time.monotonic() - start))
     raise RuntimeError("timed out waiting for %s" % done)
 
 
