@@ -140,6 +140,11 @@ class SimService:
         objs = db.get_all(self.kind(entity), **filters)
         return [_visible(self._refresh(o)) for o in objs]
 
+    def list_mentioning(self, entity, value):
+        """Every object of ``entity`` whose properties hold the string ``value`` somewhere
+        (e.g. in a list); the caller tests where."""
+        return [_visible(self._refresh(o)) for o in db.get_all_mentioning(self.kind(entity), value)]
+
     def list_visible(self, entity, all_projects=False, **filters):
         """The caller's (and shared) objects; an admin's ``all_projects``: every object."""
         objs = self.list(entity, **filters)

@@ -430,13 +430,16 @@ class NeutronService(security_groups.SecurityGroups, base.SimService):
         return fip
 
     def _router_between(self, ext_net_id, subnet_id):
-        for router in self.list("router"):
-            gateway = router.get("external_gateway_info") or {}
-            if gateway.get("network_id") != ext_net_id:
+        """The router with an interface on ``subnet_id`` and its gateway on ``ext_net_id``."""
+        for port in self.list_mentioning("port", subnet_id):
+            if port["device_owner"] != ROUTER_INTERFACE or not any(
+                ip["subnet_id"] == subnet_id for ip in port["fixed_ips"]
+            ):
                 continue
-            for port in self.list("port", device_id=router["id"], device_owner=ROUTER_INTERFACE):
-                if any(ip["subnet_id"] == subnet_id for ip in port["fixed_ips"]):
-                    return router["id"]
+            router = self.get("router", port["device_id"])
+            gateway = (router or {}).get("external_gateway_info") or {}
+            if gateway.get("network_id") == ext_net_id:
+                return router["id"]
         return None
 
     def update_floatingip(self, fip_id, port_id, fixed_ip_address=None):

@@ -68,7 +68,7 @@ class SecurityGroups:
 
     def delete_security_group(self, group_id):
         self.show("security_group", group_id)
-        for port in self.list("port"):
+        for port in self.list_mentioning("port", group_id):
             if group_id in (port.get("security_groups") or []):
                 raise exception.Conflict(
                     "Security Group %s in use." % group_id, neutron_type="SecurityGroupInUse"

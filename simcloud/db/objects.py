@@ -25,21 +25,23 @@ T_SETTING = models.SimSetting.__table__
 _COLUMN_KEYS = frozenset(("id", "status", "ready_at", "kind", "created_at", "updated_at"))
 
 
+_ROW_KEYS = ("id", "name", "status", "project_id", "ready_at", "kind", "created_at", "updated_at")
+
+
 def _as_dict(row):
-    if row is None:
-        return None
-    obj = dict(row.properties or {})
-    obj.update(
-        id=row.id,
-        name=row.name,
-        status=row.status,
-        project_id=row.project_id,
-        ready_at=row.ready_at,
-        kind=row.kind,
-        created_at=row.created_at,
-        updated_at=row.updated_at,
-    )
+    return None if row is None else _view(row._mapping)
+
+
+def _view(values):
+    """An object's dict from its column values (``properties`` merged in)."""
+    obj = dict(values.get("properties") or {})
+    obj.update((key, values.get(key)) for key in _ROW_KEYS)
     return obj
+
+
+def _stored(properties):
+    """``properties`` as a read of the row returns them (through JSON)."""
+    return json.loads(json.dumps(properties))
 
 
 def create(kind, project_id, name, status, properties, ready_at=None, obj_id=None):
@@ -55,12 +57,13 @@ def create(kind, project_id, name, status, properties, ready_at=None, obj_id=Non
         created_at=db_api.utcnow(),
     )
     try:
-        with db_api.transaction() as conn:
-            conn.execute(T_SIM.insert().values(**values))
+        db_api.write(T_SIM.insert().values(**values))
     except sa_exc.IntegrityError:
         if obj_id is None:
             raise
-    return get(values["id"])
+        return get(values["id"])  # taken already: the existing row
+    # what a read would return, without the read
+    return _view(dict(values, properties=_stored(properties)))
 
 
 def get(obj_id, kind=None):
@@ -86,20 +89,31 @@ def get_all(kind=None, project_id=None, name=None, **props):
     return [r for r in rows if all(r.get(k) == v for k, v in props.items())]
 
 
+def get_all_mentioning(kind, value):
+    """Objects of ``kind`` whose stored properties hold the string ``value`` somewhere
+    (a first cut in SQL for a test on a list, e.g. a port's security groups)."""
+    stmt = sa.select(T_SIM).where(T_SIM.c.kind == kind, _stored_text(json.dumps(value)))
+    return [_as_dict(r) for r in db_api.all_rows(stmt.order_by(T_SIM.c.created_at, T_SIM.c.id))]
+
+
 def _stored_pair(key, value):
     """A first cut in SQL: the rows whose stored JSON text holds ``"key": "value"`` (the
     exact test on the decoded properties follows; a listener's load balancer, a port's
     network were found by decoding every row of the kind)."""
-    pair = "%s: %s" % (json.dumps(key), json.dumps(value))
-    escaped = pair.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return _stored_text("%s: %s" % (json.dumps(key), json.dumps(value)))
+
+
+def _stored_text(text):
+    """The rows whose stored JSON text contains ``text``."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return sa.type_coerce(T_SIM.c.properties, sa.Text).like("%" + escaped + "%", escape="\\")
 
 
 def update(obj_id, status=None, properties=None, ready_at=False, name=None, remove=()):
     """Change the status, merge ``properties`` in (``remove``: keys to drop), set
-    ``ready_at`` (False: unchanged)."""
+    ``ready_at`` (False: unchanged); the object as it is now, or None if there is none."""
     with db_api.transaction() as conn:
-        row = conn.execute(sa.select(T_SIM).where(T_SIM.c.id == obj_id)).first()
+        row = conn.execute(sa.select(T_SIM).where(T_SIM.c.id == obj_id).with_for_update()).first()
         if row is None:
             return None
         values = {"updated_at": db_api.utcnow()}
@@ -113,7 +127,9 @@ def update(obj_id, status=None, properties=None, ready_at=False, name=None, remo
         if ready_at is not False:
             values["ready_at"] = ready_at
         conn.execute(T_SIM.update().where(T_SIM.c.id == obj_id).values(**values))
-    return get(obj_id)
+    if "properties" in values:
+        values["properties"] = _stored(values["properties"])
+    return _view(dict(row._mapping, **values))
 
 
 def delete(obj_id):

@@ -333,6 +333,22 @@ def test_server_security_groups(simcloud):
     body["server"]["security_groups"] = [{"name": "nope"}]
     err = simcloud.post(C + "/servers", body, status=400).json["badRequest"]
     assert "Security group nope not found" in err["message"]
+    # a group a port holds cannot go (Neutron's 409); once the server is gone, it can
+    path = N + "/security-groups/" + group["id"]
+    err = simcloud.delete(path, status=409).json["NeutronError"]
+    assert err["type"] == "SecurityGroupInUse"
+    simcloud.delete(C + "/servers/" + server["id"], status=204)
+    simcloud.delete(path, status=204)
+    simcloud.get(path, status=404)
+
+
+def test_floating_ip_needs_a_router_to_the_port(simcloud):
+    net, _ = _network(simcloud)
+    public = simcloud.get(N + "/networks?name=public").json["networks"][0]
+    port = simcloud.post(N + "/ports", {"port": {"network_id": net["id"]}}, status=201).json
+    body = {"floatingip": {"floating_network_id": public["id"], "port_id": port["port"]["id"]}}
+    err = simcloud.post(N + "/floatingips", body, status=404).json["NeutronError"]
+    assert err["type"] == "ExternalGatewayForFloatingIPNotFound"
 
 
 def test_port_unbound_by_update_goes_down(simcloud):
