@@ -96,16 +96,17 @@ def autocommit():
             yield conn
 
 
-def one(stmt):
+def one(stmt, params=None):
+    """The first row of ``stmt`` (``params``: for a statement built once with bindparams)."""
     with autocommit() as conn:
-        return conn.execute(stmt).first()
+        return conn.execute(stmt, params).first()
 
 
-def all_rows(stmt):
+def all_rows(stmt, params=None):
     with autocommit() as conn:
-        return conn.execute(stmt).all()
+        return conn.execute(stmt, params).all()
 
 
-def write(stmt):
+def write(stmt, params=None):
     with autocommit() as conn:
-        return conn.execute(stmt).rowcount
+        return conn.execute(stmt, params).rowcount

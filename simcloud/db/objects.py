@@ -8,6 +8,7 @@ Rows come back as dicts: the stored ``properties`` plus ``id``, ``name``, ``stat
     objects.get_all('neutron.port', network_id=net_id)
 """
 
+import functools
 import json
 import uuid
 
@@ -21,11 +22,20 @@ T_SIM = models.SimObject.__table__
 T_SETTING = models.SimSetting.__table__
 
 
-# keys of an object's dict that come from its row's columns, not from ``properties``
-_COLUMN_KEYS = frozenset(("id", "status", "ready_at", "kind", "created_at", "updated_at"))
+# The statements of every request, built once: building a select and its cache key took
+# 60 % of a lookup by id (514 us built each time, 186 us built once, 99 us in psycopg2).
+_ORDER = (T_SIM.c.created_at, T_SIM.c.id)
+_BY_ID = sa.select(T_SIM).where(T_SIM.c.id == sa.bindparam("w_id"))
+_BY_ID_AND_KIND = _BY_ID.where(T_SIM.c.kind == sa.bindparam("w_kind"))
+_LOCKED_BY_ID = _BY_ID.with_for_update()
+_UPDATE = T_SIM.update().where(T_SIM.c.id == sa.bindparam("w_id"))
+_DELETE = T_SIM.delete().where(T_SIM.c.id == sa.bindparam("w_id"))
+_INSERT = T_SIM.insert()
 
-
+# an object's keys that are its row's columns (the rest is its ``properties``); those no
+# property filter of get_all looks for in the stored JSON
 _ROW_KEYS = ("id", "name", "status", "project_id", "ready_at", "kind", "created_at", "updated_at")
+_COLUMN_KEYS = frozenset(("id", "status", "ready_at", "kind", "created_at", "updated_at"))
 
 
 def _as_dict(row):
@@ -57,7 +67,7 @@ def create(kind, project_id, name, status, properties, ready_at=None, obj_id=Non
         created_at=db_api.utcnow(),
     )
     try:
-        db_api.write(T_SIM.insert().values(**values))
+        db_api.write(_INSERT, values)
     except sa_exc.IntegrityError:
         if obj_id is None:
             raise
@@ -67,53 +77,64 @@ def create(kind, project_id, name, status, properties, ready_at=None, obj_id=Non
 
 
 def get(obj_id, kind=None):
-    stmt = sa.select(T_SIM).where(T_SIM.c.id == obj_id)
-    if kind is not None:
-        stmt = stmt.where(T_SIM.c.kind == kind)
-    return _as_dict(db_api.one(stmt))
+    if kind is None:
+        return _as_dict(db_api.one(_BY_ID, {"w_id": obj_id}))
+    return _as_dict(db_api.one(_BY_ID_AND_KIND, {"w_id": obj_id, "w_kind": kind}))
 
 
 def get_all(kind=None, project_id=None, name=None, **props):
     """Objects of ``kind`` (all kinds when None), filtered by columns and properties."""
-    stmt = sa.select(T_SIM).order_by(T_SIM.c.created_at, T_SIM.c.id)
-    if kind is not None:
-        stmt = stmt.where(T_SIM.c.kind == kind)
-    if project_id is not None:
-        stmt = stmt.where(T_SIM.c.project_id == project_id)
-    if name is not None:
-        stmt = stmt.where(T_SIM.c.name == name)
-    for key, value in props.items():
-        if isinstance(value, str) and key not in _COLUMN_KEYS:
-            stmt = stmt.where(_stored_pair(key, value))
-    rows = [_as_dict(r) for r in db_api.all_rows(stmt)]
+    columns = {"kind": kind, "project_id": project_id, "name": name}
+    params = {"w_" + key: value for key, value in columns.items() if value is not None}
+    # a first cut in SQL: the rows whose stored JSON text holds ``"key": "value"`` (the
+    # exact test on the decoded properties follows; a listener's load balancer, a port's
+    # network were found by decoding every row of the kind)
+    texts = [
+        "%s: %s" % (json.dumps(key), json.dumps(value))
+        for key, value in props.items()
+        if isinstance(value, str) and key not in _COLUMN_KEYS
+    ]
+    params.update(_like_params(texts))
+    stmt = _select_where(
+        tuple(sorted(k[2:] for k in params if not k.startswith("w_like"))), len(texts)
+    )
+    rows = [_as_dict(r) for r in db_api.all_rows(stmt, params)]
     return [r for r in rows if all(r.get(k) == v for k, v in props.items())]
 
 
 def get_all_mentioning(kind, value):
     """Objects of ``kind`` whose stored properties hold the string ``value`` somewhere
     (a first cut in SQL for a test on a list, e.g. a port's security groups)."""
-    stmt = sa.select(T_SIM).where(T_SIM.c.kind == kind, _stored_text(json.dumps(value)))
-    return [_as_dict(r) for r in db_api.all_rows(stmt.order_by(T_SIM.c.created_at, T_SIM.c.id))]
+    params = dict(_like_params([json.dumps(value)]), w_kind=kind)
+    return [_as_dict(r) for r in db_api.all_rows(_select_where(("kind",), 1), params)]
 
 
-def _stored_pair(key, value):
-    """A first cut in SQL: the rows whose stored JSON text holds ``"key": "value"`` (the
-    exact test on the decoded properties follows; a listener's load balancer, a port's
-    network were found by decoding every row of the kind)."""
-    return _stored_text("%s: %s" % (json.dumps(key), json.dumps(value)))
+@functools.lru_cache(maxsize=64)
+def _select_where(columns, likes):
+    """The rows (in creation order) whose ``columns`` equal the parameters ``w_<column>``
+    and whose stored JSON text is LIKE each of ``w_like0``...``w_like<likes - 1>``."""
+    stmt = sa.select(T_SIM).order_by(*_ORDER)
+    for column in columns:
+        stmt = stmt.where(T_SIM.c[column] == sa.bindparam("w_" + column))
+    text = sa.type_coerce(T_SIM.c.properties, sa.Text)
+    for i in range(likes):
+        stmt = stmt.where(text.like(sa.bindparam("w_like%d" % i), escape="\\"))
+    return stmt
 
 
-def _stored_text(text):
-    """The rows whose stored JSON text contains ``text``."""
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return sa.type_coerce(T_SIM.c.properties, sa.Text).like("%" + escaped + "%", escape="\\")
+def _like_params(texts):
+    """``w_like<i>``: a LIKE pattern for the stored text containing ``texts[i]``."""
+    return {
+        "w_like%d" % i: "%" + t.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        for i, t in enumerate(texts)
+    }
 
 
 def update(obj_id, status=None, properties=None, ready_at=False, name=None, remove=()):
     """Change the status, merge ``properties`` in (``remove``: keys to drop), set
     ``ready_at`` (False: unchanged); the object as it is now, or None if there is none."""
     with db_api.transaction() as conn:
-        row = conn.execute(sa.select(T_SIM).where(T_SIM.c.id == obj_id).with_for_update()).first()
+        row = conn.execute(_LOCKED_BY_ID, {"w_id": obj_id}).first()
         if row is None:
             return None
         values = {"updated_at": db_api.utcnow()}
@@ -126,7 +147,7 @@ def update(obj_id, status=None, properties=None, ready_at=False, name=None, remo
             values["properties"] = {k: v for k, v in merged.items() if k not in remove}
         if ready_at is not False:
             values["ready_at"] = ready_at
-        conn.execute(T_SIM.update().where(T_SIM.c.id == obj_id).values(**values))
+        conn.execute(_UPDATE, dict(values, w_id=obj_id))
     if "properties" in values:
         values["properties"] = _stored(values["properties"])
     return _view(dict(row._mapping, **values))
@@ -134,7 +155,7 @@ def update(obj_id, status=None, properties=None, ready_at=False, name=None, remo
 
 def delete(obj_id):
     """Remove an object; False when it was gone already."""
-    return db_api.write(T_SIM.delete().where(T_SIM.c.id == obj_id)) > 0
+    return db_api.write(_DELETE, {"w_id": obj_id}) > 0
 
 
 def next_counter(obj_id, key):
@@ -144,15 +165,13 @@ def next_counter(obj_id, key):
     from one subnet never get the same number.)
     """
     with db_api.transaction() as conn:
-        row = conn.execute(
-            sa.select(T_SIM.c.properties).where(T_SIM.c.id == obj_id).with_for_update()
-        ).first()
+        row = conn.execute(_LOCKED_BY_ID, {"w_id": obj_id}).first()
         if row is None:
             return None
         props = dict(row.properties or {})
         value = int(props.get(key, 0))
         props[key] = value + 1
-        conn.execute(T_SIM.update().where(T_SIM.c.id == obj_id).values(properties=props))
+        conn.execute(_UPDATE, {"w_id": obj_id, "properties": props})
     return value
 
 
