@@ -22,6 +22,8 @@ from magnum_lite.common import exception
 from magnum_lite.db import models
 
 _ENGINE = None
+# reads: one statement, no transaction (PostgreSQL: no BEGIN and COMMIT round trips)
+_READER = None
 _SQLITE_LOCK = None
 
 T_TEMPLATE = models.ClusterTemplate.__table__
@@ -40,7 +42,7 @@ def _sqlite_foreign_keys(dbapi_conn, _record):
 
 def configure(url, max_pool_size=16, max_overflow=8):
     """Create the process-wide engine for ``url`` (replacing any previous one)."""
-    global _ENGINE, _SQLITE_LOCK
+    global _ENGINE, _READER, _SQLITE_LOCK
     dispose()
     if url.startswith("sqlite"):
         _ENGINE = sa.create_engine(
@@ -53,6 +55,7 @@ def configure(url, max_pool_size=16, max_overflow=8):
             url, pool_size=max_pool_size, max_overflow=max_overflow, pool_recycle=3600
         )
         _SQLITE_LOCK = None
+    _READER = _ENGINE.execution_options(isolation_level="AUTOCOMMIT")
     return _ENGINE
 
 
@@ -65,10 +68,10 @@ def get_engine():
 
 
 def dispose():
-    global _ENGINE
+    global _ENGINE, _READER
     if _ENGINE is not None:
         _ENGINE.dispose()
-    _ENGINE = None
+    _ENGINE = _READER = None
 
 
 def create_schema():
@@ -85,7 +88,11 @@ def transaction():
 
 
 def _rows(stmt):
-    with transaction() as conn:
+    get_engine()
+    if _SQLITE_LOCK is not None:
+        with transaction() as conn:
+            return [dict(r._mapping) for r in conn.execute(stmt)]
+    with _READER.connect() as conn:
         return [dict(r._mapping) for r in conn.execute(stmt)]
 
 
