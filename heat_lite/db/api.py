@@ -178,12 +178,15 @@ def raw_template_create(template, environment, files=None):
         ).inserted_primary_key[0]
 
 
+_RAW_GET = (
+    sa.select(T_RAW, T_FILES.c.files.label("files_data"))
+    .select_from(T_RAW.outerjoin(T_FILES, T_RAW.c.files_id == T_FILES.c.id))
+    .where(T_RAW.c.id == sa.bindparam("template_id"))
+)
+
+
 def raw_template_get(template_id):
-    row = _one(
-        sa.select(T_RAW, T_FILES.c.files.label("files_data"))
-        .select_from(T_RAW.outerjoin(T_FILES, T_RAW.c.files_id == T_FILES.c.id))
-        .where(T_RAW.c.id == template_id)
-    )
+    row = _one(_RAW_GET, {"template_id": template_id})
     if row is None:
         raise exception.EntityNotFound(entity="Template", name=template_id)
     return row
@@ -308,9 +311,12 @@ def _stack_get_statement(show_deleted, of_tenant):
     return stmt
 
 
+_DEPS_GET = sa.select(T_STACK.c.current_deps).where(T_STACK.c.id == sa.bindparam("stack_id"))
+
+
 def stack_deps_get(stack_id):
     """The stored convergence graph of the stack's current traversal."""
-    row = _one(sa.select(T_STACK.c.current_deps).where(T_STACK.c.id == stack_id))
+    row = _one(_DEPS_GET, {"stack_id": stack_id})
     return row.current_deps if row is not None else None
 
 
@@ -451,10 +457,23 @@ def stack_count_all(tenant=None, **query):
 
 def stack_update(stack_id, values, exp_trvsl=None):
     """Update a stack; with ``exp_trvsl`` only if its current traversal is still that one."""
-    stmt = T_STACK.update().where(T_STACK.c.id == stack_id).values(**values)
+    params = {"v_" + name: value for name, value in values.items()}
+    params["w_id"] = stack_id
     if exp_trvsl is not None:
-        stmt = stmt.where(T_STACK.c.current_traversal == exp_trvsl)
-    return _write(stmt) > 0
+        params["w_traversal"] = exp_trvsl
+    return _write(_stack_update(tuple(sorted(values)), exp_trvsl is not None), params) > 0
+
+
+@functools.lru_cache(maxsize=64)
+def _stack_update(columns, of_traversal):
+    """stack_update's UPDATE of ``columns`` (parameters ``v_<column>``, ``w_id`` and, when
+    ``of_traversal``, ``w_traversal``), built once per shape."""
+    stmt = T_STACK.update().where(T_STACK.c.id == sa.bindparam("w_id"))
+    if of_traversal:
+        stmt = stmt.where(T_STACK.c.current_traversal == sa.bindparam("w_traversal"))
+    return stmt.values(
+        {name: sa.bindparam("v_" + name, type_=T_STACK.c[name].type) for name in columns}
+    )
 
 
 def stack_soft_delete(stack_id, user_creds_id=None):
@@ -1120,10 +1139,14 @@ def sync_point_inputs(entity_ids, traversal_id, is_update):
     }
 
 
+_SYNC_DELETE = T_SYNC.delete().where(
+    T_SYNC.c.stack_id == sa.bindparam("stack_id"),
+    T_SYNC.c.traversal_id == sa.bindparam("traversal_id"),
+)
+
+
 def sync_point_delete_all_by_stack_and_traversal(stack_id, traversal_id):
-    return _write(
-        T_SYNC.delete().where(T_SYNC.c.stack_id == stack_id, T_SYNC.c.traversal_id == traversal_id)
-    )
+    return _write(_SYNC_DELETE, {"stack_id": stack_id, "traversal_id": traversal_id})
 
 
 def service_create(values):
@@ -1176,23 +1199,24 @@ def stack_lock_set(stack_id, engine_id):
 def stack_lock_take(stack_id, engine_id):
     """Take the lock if nobody holds it; whether this caller got it."""
     try:
-        with transaction() as conn:
-            conn.execute(
-                T_STACK_LOCK.insert().values(
-                    stack_id=stack_id, engine_id=engine_id, created_at=utcnow()
-                )
-            )
+        _write(
+            T_STACK_LOCK.insert(),
+            {"stack_id": stack_id, "engine_id": engine_id, "created_at": utcnow()},
+        )
     except sa.exc.IntegrityError:
         return False
     return True
 
 
+_LOCK_RELEASE = T_STACK_LOCK.delete().where(T_STACK_LOCK.c.stack_id == sa.bindparam("stack_id"))
+_LOCK_RELEASE_OWN = _LOCK_RELEASE.where(T_STACK_LOCK.c.engine_id == sa.bindparam("engine_id"))
+
+
 def stack_lock_release(stack_id, engine_id):
     """Drop the lock if ``engine_id`` (None: anyone) still holds it; whether it did."""
-    stmt = T_STACK_LOCK.delete().where(T_STACK_LOCK.c.stack_id == stack_id)
-    if engine_id is not None:
-        stmt = stmt.where(T_STACK_LOCK.c.engine_id == engine_id)
-    return _write(stmt) > 0
+    if engine_id is None:
+        return _write(_LOCK_RELEASE, {"stack_id": stack_id}) > 0
+    return _write(_LOCK_RELEASE_OWN, {"stack_id": stack_id, "engine_id": engine_id}) > 0
 
 
 def stack_lock_get_all():

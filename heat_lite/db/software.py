@@ -43,8 +43,11 @@ def software_config_create(values):
     return software_config_get(values["id"])
 
 
+_CONFIG_GET = sa.select(T_CONFIG).where(T_CONFIG.c.id == sa.bindparam("config_id"))
+
+
 def _config_get(conn, config_id, tenant):
-    row = conn.execute(sa.select(T_CONFIG).where(T_CONFIG.c.id == config_id)).first()
+    row = conn.execute(_CONFIG_GET, {"config_id": config_id}).first()
     if row is None or (tenant is not None and row.tenant != tenant):
         raise _config_not_found(config_id)
     return row
@@ -90,12 +93,21 @@ def _visible(tenant):
     return sa.or_(T_DEPLOY.c.tenant == tenant, T_DEPLOY.c.stack_user_project_id == tenant)
 
 
+# deployment by id, of any project / of the project ``tenant`` (built once)
+_DEPLOY_GET = (
+    sa.select(*_DEPLOY_COLUMNS)
+    .select_from(_DEPLOY_JOIN)
+    .where(T_DEPLOY.c.id == sa.bindparam("deployment_id"))
+)
+_DEPLOY_GET_OF = _DEPLOY_GET.where(_visible(sa.bindparam("tenant")))
+
+
 def _deployment_get(conn, deployment_id, tenant):
-    row = conn.execute(
-        sa.select(*_DEPLOY_COLUMNS)
-        .select_from(_DEPLOY_JOIN)
-        .where(T_DEPLOY.c.id == deployment_id, _visible(tenant))
-    ).first()
+    stmt = _DEPLOY_GET if tenant is None else _DEPLOY_GET_OF
+    params = {"deployment_id": deployment_id}
+    if tenant is not None:
+        params["tenant"] = tenant
+    row = conn.execute(stmt, params).first()
     if row is None:
         raise _deployment_not_found(deployment_id)
     return row
