@@ -16,9 +16,12 @@ region_name``, ``endpoint_type``).
     conn.compute.get('/servers/<id>').json()
 """
 
+import os
 import threading
+import urllib.request
 
 import openstack
+import requests
 from keystoneauth1 import session as ks_session
 from keystoneauth1.identity import v3
 
@@ -46,6 +49,22 @@ def _service_auth():
     )
 
 
+def _http_session():
+    """The requests session under keystoneauth's. requests reads the environment on every
+    call (proxies and no_proxy, a CA bundle, ~/.netrc: 0.4 ms of a 2.6 ms GET to the
+    simulated cloud); when none of them is set there is nothing to read again."""
+    http = requests.Session()
+    netrc = os.environ.get("NETRC") or os.path.expanduser("~/.netrc")
+    http.trust_env = bool(
+        urllib.request.getproxies()
+        or os.environ.get("REQUESTS_CA_BUNDLE")
+        or os.environ.get("CURL_CA_BUNDLE")
+        or os.path.exists(netrc)
+        or os.path.exists(os.path.expanduser("~/_netrc"))
+    )
+    return http
+
+
 def _auth_for(context):
     """(cache key, keystoneauth plugin) of the identity the calls act as."""
     token = getattr(context, "auth_token", None)
@@ -66,7 +85,7 @@ def connection(context):
                 _connections.clear()
             opts = CONF.clients_keystone
             conn = openstack.connection.Connection(
-                session=ks_session.Session(auth=auth),
+                session=ks_session.Session(auth=auth, session=_http_session()),
                 region_name=opts.region_name,
                 interface=opts.endpoint_type,
                 compute_api_version="2",
