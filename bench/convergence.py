@@ -54,10 +54,12 @@ def template(n, shape):
     return {"heat_template_version": "2018-08-31", "resources": resources}
 
 
-def wait(hc, stack_id, done, timeout):
+def wait(hc, stack_ref, done, timeout):
+    """Poll ``stack_ref`` (``name/id``: one request, where an id alone is redirected to
+    it, a second request and engine call each poll) until its status is in ``done``."""
     start = time.monotonic()
     while time.monotonic() < start + timeout:
-        status = hc.stacks.get(stack_id, resolve_outputs=False).stack_status
+        status = hc.stacks.get(stack_ref, resolve_outputs=False).stack_status
         if status in done:
             return status
         time.sleep(polling.pause(time.monotonic() - start))
@@ -67,17 +69,16 @@ def wait(hc, stack_id, done, timeout):
 def run_one(hc, n, shape, timeout=600):
     tmpl = template(n, shape)
     count = len(tmpl["resources"])
+    name = "bench-%s-%d" % (shape, n)
     start = time.monotonic()
-    stack_id = hc.stacks.create(
-        stack_name="bench-%s-%d" % (shape, n), template=tmpl, timeout_mins=60
-    )["stack"]["id"]
-    status = wait(hc, stack_id, {"CREATE_COMPLETE", "CREATE_FAILED"}, timeout)
+    stack_id = hc.stacks.create(stack_name=name, template=tmpl, timeout_mins=60)["stack"]["id"]
+    status = wait(hc, "%s/%s" % (name, stack_id), {"CREATE_COMPLETE", "CREATE_FAILED"}, timeout)
     create_s = time.monotonic() - start
     if status != "CREATE_COMPLETE":
         raise RuntimeError("create ended %s" % status)
     start = time.monotonic()
     hc.stacks.delete(stack_id)
-    status = wait(hc, stack_id, {"DELETE_COMPLETE", "DELETE_FAILED"}, timeout)
+    status = wait(hc, "%s/%s" % (name, stack_id), {"DELETE_COMPLETE", "DELETE_FAILED"}, timeout)
     delete_s = time.monotonic() - start
     if status != "DELETE_COMPLETE":
         raise RuntimeError("delete ended %s" % status)
