@@ -88,12 +88,17 @@ def transaction():
 
 
 def _rows(stmt):
+    return _rows_of(stmt)
+
+
+def _rows_of(stmt, params=None):
+    """The rows of ``stmt`` (``params``: for a statement built once with bindparams)."""
     get_engine()
     if _SQLITE_LOCK is not None:
         with transaction() as conn:
-            return [dict(r._mapping) for r in conn.execute(stmt)]
+            return [dict(r._mapping) for r in conn.execute(stmt, params)]
     with _READER.connect() as conn:
-        return [dict(r._mapping) for r in conn.execute(stmt)]
+        return [dict(r._mapping) for r in conn.execute(stmt, params)]
 
 
 def _first(stmt):
@@ -385,8 +390,16 @@ def nodegroup_get_all_of_clusters(cluster_ids):
     return _rows(sa.select(T_NG).where(T_NG.c.cluster_id.in_(cluster_ids)).order_by(T_NG.c.id))
 
 
-def nodegroup_get_by_stack_id(stack_id):
-    return _rows(sa.select(T_NG).where(T_NG.c.stack_id == stack_id))
+# the clusters whose own stack, or a nodegroup's, is the parameter ``stack_id``: a Heat
+# notification (one per nested stack too, most of them no cluster's) costs one query
+_CLUSTERS_OF_STACK = sa.union(
+    sa.select(T_CLUSTER.c.uuid).where(T_CLUSTER.c.stack_id == sa.bindparam("stack_id")),
+    sa.select(T_NG.c.cluster_id).where(T_NG.c.stack_id == sa.bindparam("stack_id")),
+)
+
+
+def cluster_uuids_of_stack(stack_id):
+    return sorted(row["uuid"] for row in _rows_of(_CLUSTERS_OF_STACK, {"stack_id": stack_id}))
 
 
 def nodegroup_update(cluster_id, nodegroup_id, values):

@@ -130,6 +130,11 @@ class Cluster(base.MagnumPersistentObject, base.MagnumObject):
         )
         return cls._from_db_object_list(context, rows)
 
+    @staticmethod
+    def uuids_of_stack(stack_id):
+        """The uuids of the clusters whose stack, or a nodegroup's, is ``stack_id``."""
+        return dbapi.cluster_uuids_of_stack(stack_id)
+
     @classmethod
     def get_count_all(cls, context, filters=None):
         return dbapi.cluster_count_all(context, filters)

@@ -88,11 +88,6 @@ class NodeGroup(base.MagnumPersistentObject, base.MagnumObject):
             found[row["cluster_id"]].append(cls._from_db_object(cls(context), row))
         return found
 
-    @classmethod
-    def list_by_stack_id(cls, context, stack_id):
-        """Rows (dicts with cluster_id) of the nodegroups whose stack is ``stack_id``."""
-        return dbapi.nodegroup_get_by_stack_id(stack_id)
-
     def create(self, context=None):
         self._from_db_object(self, dbapi.nodegroup_create(self._db_changes()))
 

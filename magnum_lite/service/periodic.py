@@ -81,15 +81,14 @@ def sync_cluster_status(ctx=None):
 def sync_stack(stack_id):
     """Sync the cluster that owns ``stack_id`` (cluster or nodegroup stack) right away."""
     ctx = magnum_context.get_admin_context()
-    owners = objects.Cluster.list(ctx, filters={"stack_id": stack_id})
-    if not owners:
-        owners = [
-            objects.Cluster.get_by_uuid(ctx, ng["cluster_id"])
-            for ng in objects.NodeGroup.list_by_stack_id(ctx, stack_id)
-        ]
-    for cluster in owners:
+    uuids = objects.Cluster.uuids_of_stack(stack_id)
+    for uuid in uuids:
+        try:
+            cluster = objects.Cluster.get_by_uuid(ctx, uuid)
+        except exception.ClusterNotFound:
+            continue  # removed meanwhile
         _sync_one(ctx, cluster)
-    return len(owners)
+    return len(uuids)
 
 
 def update_magnum_service(host, binary="magnum-conductor"):

@@ -159,3 +159,17 @@ def test_heartbeat(magnum_db, admin_ctx):
     periodic.update_magnum_service("h1")
     [svc] = objects.MagnumService.list(admin_ctx)
     assert (svc.host, svc.binary, svc.report_count) == ("h1", "magnum-conductor", 2)
+
+
+def test_stack_notification_finds_the_cluster_of_a_nodegroup_stack(ctx, fake_driver):
+    cluster = _new_cluster(ctx)
+    cluster_conductor.Handler().cluster_create(ctx, cluster, 1, 1, 60)
+    worker = objects.Cluster.get_by_uuid(ctx, cluster.uuid).default_ng_worker
+    worker.stack_id = "nodegroup-stack"
+    worker.save()
+    fake_driver.next_status = "CREATE_COMPLETE"
+    # a nested stack of no cluster's (most of Heat's notifications) syncs nothing
+    assert periodic.sync_stack("a-nested-stack") == 0
+    assert objects.Cluster.get_by_uuid(ctx, cluster.uuid).status == "CREATE_IN_PROGRESS"
+    assert periodic.sync_stack("nodegroup-stack") == 1
+    assert objects.Cluster.get_by_uuid(ctx, cluster.uuid).status == "CREATE_COMPLETE"
