@@ -66,10 +66,12 @@ class HeatPoller:
         self.template_def = cluster_driver.get_template_definition()
         self.nodegroup = None
         self.default_ngs = []
+        self._stacks = {}
 
     def poll_and_check(self):
         ng_statuses = []
         self.default_ngs = []
+        self._stacks = {}
         for nodegroup in self.cluster.nodegroups:
             self.nodegroup = nodegroup
             if nodegroup.is_default:
@@ -87,11 +89,10 @@ class HeatPoller:
         if self.nodegroup.stack_id is None:
             # the conductor has not stored the stack id yet: keep the status
             return self._status()
-        heat = self.openstack_client.heat()
         try:
-            stack = heat.stacks.get(self.nodegroup.stack_id, resolve_outputs=False)
+            stack = self._stack(self.nodegroup.stack_id, resolve_outputs=False)
             if stack.stack_status in RESOLVE_OUTPUTS:
-                stack = heat.stacks.get(self.nodegroup.stack_id, resolve_outputs=True)
+                stack = self._stack(self.nodegroup.stack_id, resolve_outputs=True)
                 self._sync_cluster_and_template_status(stack)
             elif stack.stack_status != self.nodegroup.status:
                 self._sync_cluster_and_template_status(stack)
@@ -105,6 +106,15 @@ class HeatPoller:
         except heat_exc.HTTPNotFound:
             self._sync_missing_heat_stack()
         return self._status()
+
+    def _stack(self, stack_id, resolve_outputs):
+        """GET of the stack, once per poll: the default nodegroups share the cluster's
+        stack (Magnum 22 asks Heat again for each)."""
+        key = (stack_id, resolve_outputs)
+        if key not in self._stacks:
+            heat = self.openstack_client.heat()
+            self._stacks[key] = heat.stacks.get(stack_id, resolve_outputs=resolve_outputs)
+        return self._stacks[key]
 
     def aggregate_nodegroup_statuses(self, ng_statuses):
         """The cluster's status from its nodegroups': in-progress beats failed beats

@@ -244,8 +244,9 @@ def test_poll_create_complete_copies_outputs(heat, k8s, monkeypatch):
     assert cluster.default_ng_worker.node_addresses == ["172.24.4.12", "172.24.4.13"]
     assert cluster.default_ng_worker.node_count == 2
     assert (cluster.coe_version, cluster.container_version) == ("v1.18.16", "1.12.6")
-    gets = [c[2]["resolve_outputs"] for c in heat.stacks.calls if c[0] == "get"]
-    assert gets[:2] == [False, True]
+    # the master and worker nodegroups share the cluster's stack: asked for once a poll
+    gets = [(c[1][0], c[2]["resolve_outputs"]) for c in heat.stacks.calls if c[0] == "get"]
+    assert gets == [("s1", False), ("s1", True)]
 
     cluster.floating_ip_enabled = False
     cluster.status = "UPDATE_IN_PROGRESS"
