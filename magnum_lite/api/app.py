@@ -9,14 +9,29 @@ Outermost first: ParsableErrorMiddleware (every error as {"errors": [...]}, the 
 auth_token too), auth_token (keystone mode), VersionHeadersMiddleware, pecan.
 """
 
+import collections
+import inspect
+
 import pecan
+import pecan.util
 
 from magnum_lite.api import hooks
 from magnum_lite.api.middleware import auth_token, parsable_error, version_headers
 from magnum_lite.conf import CONF
 
+_ArgSpec = collections.namedtuple("ArgSpec", "args varargs keywords defaults")
+
+
+def _getargspec(func):
+    """pecan.compat.getargspec's tuple, with its class built once: pecan builds a namedtuple
+    class on every call (75 us, 14 us so) and calls it several times a request (a fifth of
+    magnum-lite-api's CPU listing clusters, py-spy)."""
+    args, varargs, keywords, defaults = inspect.getfullargspec(func)[:4]
+    return _ArgSpec(args=args, varargs=varargs, keywords=keywords, defaults=defaults)
+
 
 def setup_app():
+    pecan.util._getargspec = _getargspec
     app = pecan.make_app(
         "magnum_lite.api.controllers.root.RootController",
         hooks=[
