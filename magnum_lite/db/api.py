@@ -87,11 +87,7 @@ def transaction():
         yield conn
 
 
-def _rows(stmt):
-    return _rows_of(stmt)
-
-
-def _rows_of(stmt, params=None):
+def _rows(stmt, params=None):
     """The rows of ``stmt`` (``params``: for a statement built once with bindparams)."""
     get_engine()
     if _SQLITE_LOCK is not None:
@@ -399,7 +395,7 @@ _CLUSTERS_OF_STACK = sa.union(
 
 
 def cluster_uuids_of_stack(stack_id):
-    return sorted(row["uuid"] for row in _rows_of(_CLUSTERS_OF_STACK, {"stack_id": stack_id}))
+    return sorted(row["uuid"] for row in _rows(_CLUSTERS_OF_STACK, {"stack_id": stack_id}))
 
 
 def nodegroup_update(cluster_id, nodegroup_id, values):

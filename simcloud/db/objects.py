@@ -35,7 +35,7 @@ _INSERT = T_SIM.insert()
 # an object's keys that are its row's columns (the rest is its ``properties``); those no
 # property filter of get_all looks for in the stored JSON
 _ROW_KEYS = ("id", "name", "status", "project_id", "ready_at", "kind", "created_at", "updated_at")
-_COLUMN_KEYS = frozenset(("id", "status", "ready_at", "kind", "created_at", "updated_at"))
+_COLUMN_KEYS = frozenset(_ROW_KEYS) - {"name", "project_id"}
 
 
 def _as_dict(row):
@@ -85,7 +85,8 @@ def get(obj_id, kind=None):
 def get_all(kind=None, project_id=None, name=None, **props):
     """Objects of ``kind`` (all kinds when None), filtered by columns and properties."""
     columns = {"kind": kind, "project_id": project_id, "name": name}
-    params = {"w_" + key: value for key, value in columns.items() if value is not None}
+    columns = {key: value for key, value in columns.items() if value is not None}
+    params = {"w_" + key: value for key, value in columns.items()}
     # a first cut in SQL: the rows whose stored JSON text holds ``"key": "value"`` (the
     # exact test on the decoded properties follows; a listener's load balancer, a port's
     # network were found by decoding every row of the kind)
@@ -95,9 +96,7 @@ def get_all(kind=None, project_id=None, name=None, **props):
         if isinstance(value, str) and key not in _COLUMN_KEYS
     ]
     params.update(_like_params(texts))
-    stmt = _select_where(
-        tuple(sorted(k[2:] for k in params if not k.startswith("w_like"))), len(texts)
-    )
+    stmt = _select_where(tuple(columns), len(texts))
     rows = [_as_dict(r) for r in db_api.all_rows(stmt, params)]
     return [r for r in rows if all(r.get(k) == v for k, v in props.items())]
 
