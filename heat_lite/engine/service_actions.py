@@ -56,7 +56,8 @@ class ActionMethods:
             state = "%s_%s" % (stack.action, stack.status)
             raise exception.NotSupported(feature="Cancelling update when stack is %s" % state)
         if cancel_with_rollback:
-            threads.spawn(stack.rollback)
+            # ROLLBACK_IN_PROGRESS is stored before the reply; the graph is built in a thread
+            stack.rollback()
         else:
             threads.spawn(worker.stop_traversal, stack)
 
