@@ -61,6 +61,7 @@ def wait_complete(mc, started, timeout):
 
 
 def run(count, sync_interval, timeout, logs=None, profile_dir=None):
+    services.use_default_pools()
     with tempfile.TemporaryDirectory() as tmp, services.isolated_backends() as backends:
         tmp = logs or tmp
         heat_db, transport_url = backends

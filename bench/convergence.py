@@ -88,6 +88,7 @@ def run_one(hc, n, shape, timeout=600):
 @contextlib.contextmanager
 def running(workers, defaults=None):
     """Started HeatProcesses (BENCH_DEFAULTS, then ``defaults``) on fresh backends."""
+    services.use_default_pools()
     with (
         services.isolated_backends() as (db_url, transport_url),
         tempfile.TemporaryDirectory() as workdir,

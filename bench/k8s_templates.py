@@ -52,6 +52,7 @@ def create_once(hc, ends, name):
 
 
 def measure(runs, profile_dir=None):
+    services.use_default_pools()
     times = []
     with services.isolated_backends() as (db_url, transport_url):
         with tempfile.TemporaryDirectory() as tmp:

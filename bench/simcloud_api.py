@@ -60,6 +60,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--n", type=int, default=20)
     args = parser.parse_args()
+    services.use_default_pools()
     db_name, db_url = services.create_database()
     cloud = SimcloudProcess(tempfile.mkdtemp(prefix="simcloud-bench-"), db_url)
     try:

@@ -22,8 +22,6 @@ from magnum_lite.common import exception
 from magnum_lite.db import models
 
 _ENGINE = None
-# reads: one statement, no transaction (PostgreSQL: no BEGIN and COMMIT round trips)
-_READER = None
 _SQLITE_LOCK = None
 
 T_TEMPLATE = models.ClusterTemplate.__table__
@@ -41,8 +39,12 @@ def _sqlite_foreign_keys(dbapi_conn, _record):
 
 
 def configure(url, max_pool_size=16, max_overflow=8):
-    """Create the process-wide engine for ``url`` (replacing any previous one)."""
-    global _ENGINE, _READER, _SQLITE_LOCK
+    """Create the process-wide engine for ``url`` (replacing any previous one).
+
+    On PostgreSQL its connections run in autocommit mode: a read is one statement, one
+    round trip (no BEGIN and COMMIT), and transaction() sends BEGIN itself.
+    """
+    global _ENGINE, _SQLITE_LOCK
     dispose()
     if url.startswith("sqlite"):
         _ENGINE = sa.create_engine(
@@ -52,10 +54,13 @@ def configure(url, max_pool_size=16, max_overflow=8):
         _SQLITE_LOCK = threading.RLock()
     else:
         _ENGINE = sa.create_engine(
-            url, pool_size=max_pool_size, max_overflow=max_overflow, pool_recycle=3600
+            url,
+            isolation_level="AUTOCOMMIT",
+            pool_size=max_pool_size,
+            max_overflow=max_overflow,
+            pool_recycle=3600,
         )
         _SQLITE_LOCK = None
-    _READER = _ENGINE.execution_options(isolation_level="AUTOCOMMIT")
     return _ENGINE
 
 
@@ -68,10 +73,10 @@ def get_engine():
 
 
 def dispose():
-    global _ENGINE, _READER
+    global _ENGINE
     if _ENGINE is not None:
         _ENGINE.dispose()
-    _ENGINE = _READER = None
+    _ENGINE = None
 
 
 def create_schema():
@@ -81,10 +86,29 @@ def create_schema():
 
 @contextlib.contextmanager
 def transaction():
+    """A connection inside BEGIN ... COMMIT, rolled back if the block raises."""
     engine = get_engine()
-    lock = _SQLITE_LOCK or contextlib.nullcontext()
-    with lock, engine.begin() as conn:
-        yield conn
+    if _SQLITE_LOCK is not None:
+        with _SQLITE_LOCK, engine.begin() as conn:
+            yield conn
+        return
+    with engine.connect() as conn:
+        conn.exec_driver_sql("BEGIN")
+        try:
+            yield conn
+        except BaseException:
+            _rollback(conn)
+            raise
+        conn.exec_driver_sql("COMMIT")
+
+
+def _rollback(conn):
+    # the driver does not roll back on its own a transaction begun by hand (it is in
+    # autocommit mode): a connection that cannot is dropped, never pooled mid-transaction
+    try:
+        conn.exec_driver_sql("ROLLBACK")
+    except Exception:
+        conn.invalidate()
 
 
 def _rows(stmt, params=None):
@@ -93,7 +117,7 @@ def _rows(stmt, params=None):
     if _SQLITE_LOCK is not None:
         with transaction() as conn:
             return [dict(r._mapping) for r in conn.execute(stmt, params)]
-    with _READER.connect() as conn:
+    with _ENGINE.connect() as conn:
         return [dict(r._mapping) for r in conn.execute(stmt, params)]
 
 

@@ -36,7 +36,7 @@ database_opts = [
         secret=True,
         help="SQLAlchemy URL of simcloud's database (PostgreSQL, or SQLite).",
     ),
-    cfg.IntOpt("max_pool_size", default=8, help="Connections kept in the pool."),
+    cfg.IntOpt("max_pool_size", default=16, help="Connections kept in the pool."),
     cfg.IntOpt("max_overflow", default=4, help="Connections allowed above max_pool_size."),
 ]
 

@@ -18,29 +18,28 @@ from sqlalchemy import pool
 from simcloud.db import models
 
 _ENGINE = None
-_AUTOCOMMIT_ENGINE = None
 _SQLITE_LOCK = None
 
 utcnow = models.utcnow
 
 
-def configure(url, max_pool_size=8, max_overflow=4):
-    """Create the process-wide engines for ``url`` (replacing any previous ones)."""
-    global _ENGINE, _AUTOCOMMIT_ENGINE, _SQLITE_LOCK
+def configure(url, max_pool_size=16, max_overflow=4):
+    """Create the process-wide engine for ``url`` (replacing any previous one).
+
+    On PostgreSQL its connections run in autocommit mode (a single statement is one round
+    trip) and transaction() sends BEGIN itself; the one pool keeps the connections it
+    opens (a connection per request churned, and failed with "too many clients" on a
+    PostgreSQL near its max_connections; two pools opened twice as many).
+    """
+    global _ENGINE, _SQLITE_LOCK
     dispose()
     if url.startswith("sqlite"):
         _ENGINE = sa.create_engine(
             url, connect_args={"check_same_thread": False}, poolclass=pool.StaticPool
         )
-        _AUTOCOMMIT_ENGINE = _ENGINE
         _SQLITE_LOCK = threading.RLock()
     else:
-        # the connections stay open once made (a connection per request churned, and
-        # failed with "too many clients" on a PostgreSQL near its max_connections)
         _ENGINE = sa.create_engine(
-            url, pool_size=max_pool_size, max_overflow=max_overflow, pool_recycle=3600
-        )
-        _AUTOCOMMIT_ENGINE = sa.create_engine(
             url,
             isolation_level="AUTOCOMMIT",
             pool_size=max_pool_size,
@@ -55,15 +54,15 @@ def get_engine():
     if _ENGINE is None:
         from simcloud.conf import CONF
 
-        configure(CONF.database.connection, CONF.database.max_pool_size)
+        configure(CONF.database.connection, CONF.database.max_pool_size, CONF.database.max_overflow)
     return _ENGINE
 
 
 def dispose():
-    global _ENGINE, _AUTOCOMMIT_ENGINE
-    for engine in {_ENGINE, _AUTOCOMMIT_ENGINE} - {None}:
-        engine.dispose()
-    _ENGINE = _AUTOCOMMIT_ENGINE = None
+    global _ENGINE
+    if _ENGINE is not None:
+        _ENGINE.dispose()
+    _ENGINE = None
 
 
 def create_schema():
@@ -73,14 +72,30 @@ def create_schema():
 
 @contextlib.contextmanager
 def transaction():
-    engine = get_engine()
+    """A connection inside BEGIN ... COMMIT, rolled back if the block raises."""
+    get_engine()
     lock = _SQLITE_LOCK
     if lock is not None:
-        with lock, engine.begin() as conn:
+        with lock, _ENGINE.begin() as conn:
             yield conn
-    else:
-        with engine.begin() as conn:
+        return
+    with _ENGINE.connect() as conn:
+        conn.exec_driver_sql("BEGIN")
+        try:
             yield conn
+        except BaseException:
+            _rollback(conn)
+            raise
+        conn.exec_driver_sql("COMMIT")
+
+
+def _rollback(conn):
+    # the driver does not roll back on its own a transaction begun by hand (it is in
+    # autocommit mode): a connection that cannot is dropped, never pooled mid-transaction
+    try:
+        conn.exec_driver_sql("ROLLBACK")
+    except Exception:
+        conn.invalidate()
 
 
 @contextlib.contextmanager
@@ -92,7 +107,7 @@ def autocommit():
         with lock, _ENGINE.begin() as conn:
             yield conn
     else:
-        with _AUTOCOMMIT_ENGINE.connect() as conn:
+        with _ENGINE.connect() as conn:
             yield conn
 
 
