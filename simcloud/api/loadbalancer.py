@@ -106,10 +106,14 @@ def _entity(collection):
 def list_objects(req, collection):
     entity = _entity(collection)
     svc = _svc(req)
-    objs = [view(o) for o in svc.list_visible(entity, all_projects=True)]
-    for key in ("name", "loadbalancer_id", "provisioning_status"):
-        if key in req.params:
-            objs = [o for o in objs if str(o.get(key)) == req.params[key]]
+    # name and loadbalancer_id narrow the query itself (a list of every pool of the cloud,
+    # each with its related lists, grew with the cloud)
+    filters = {key: req.params[key] for key in ("name", "loadbalancer_id") if key in req.params}
+    objs = [view(o) for o in svc.list_visible(entity, all_projects=True, **filters)]
+    if "provisioning_status" in req.params:
+        objs = [
+            o for o in objs if o.get("provisioning_status") == req.params["provisioning_status"]
+        ]
     # the related lists only of the objects shown (each costs queries)
     objs = [dict(o, **related(svc, entity, o)) for o in objs]
     return 200, {collection: objs, collection[:-1] + "s_links": []}

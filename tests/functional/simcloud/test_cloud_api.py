@@ -212,6 +212,26 @@ def test_load_balancer(simcloud):
         {"member": {"address": "10.0.0.9", "protocol_port": 6443}},
         status=201,
     )
+    other = simcloud.post(
+        "/load-balancer/v2/lbaas/loadbalancers",
+        {"loadbalancer": {"name": "etcd", "vip_subnet_id": subnet["id"]}},
+        status=201,
+    ).json["loadbalancer"]
+    simcloud.post(
+        "/load-balancer/v2/lbaas/pools",
+        {"pool": {"loadbalancer_id": other["id"], "name": "p2", "protocol": "TCP"}},
+        status=201,
+    )
+    # list filters: only the matching objects, each with its related lists
+    listed = simcloud.get("/load-balancer/v2/lbaas/pools?loadbalancer_id=" + lb["id"]).json
+    assert [(p["id"], len(p["members"])) for p in listed["pools"]] == [(pool["id"], 1)]
+    listed = simcloud.get("/load-balancer/v2/lbaas/pools?name=p2").json["pools"]
+    assert [p["loadbalancers"] for p in listed] == [[{"id": other["id"]}]]
+    listed = simcloud.get("/load-balancer/v2/lbaas/loadbalancers?name=api").json
+    assert [b["listeners"] for b in listed["loadbalancers"]] == [[{"id": listener["id"]}]]
+    active = "/load-balancer/v2/lbaas/loadbalancers?provisioning_status=ACTIVE&name=etcd"
+    assert [b["id"] for b in simcloud.get(active).json["loadbalancers"]] == [other["id"]]
+    simcloud.delete("/load-balancer/v2/lbaas/loadbalancers/%s?cascade=true" % other["id"])
     err = simcloud.delete("/load-balancer/v2/lbaas/loadbalancers/" + lb["id"], status=409).json
     assert err["faultcode"] == "Client"
     for path in ("pools/" + pool["id"], "listeners/" + listener["id"], "loadbalancers/" + lb["id"]):
