@@ -761,25 +761,28 @@ def resource_delete(resource_id):
         conn.execute(T_RSRC.delete().where(T_RSRC.c.id == resource_id))
 
 
+_DELETED_IDS = sa.select(T_RSRC.c.id).where(
+    T_RSRC.c.stack_id == sa.bindparam("stack_id"),
+    T_RSRC.c.action == "DELETE",
+    T_RSRC.c.status == "COMPLETE",
+)
+
+
 def resource_purge_deleted(stack_id):
-    """Delete the stack's DELETE_COMPLETE resource rows (and their data)."""
+    """Delete the stack's DELETE_COMPLETE resource rows (and their data).
+
+    Most traversals end with none (a create): one read finds that out; a row that
+    becomes DELETE_COMPLETE after it is purged at the next traversal's end, as one
+    after the deletion's transaction would be."""
+    ids = [row.id for row in _all(_DELETED_IDS, {"stack_id": stack_id})]
+    if not ids:
+        return
     with transaction() as conn:
-        ids = sa.select(T_RSRC.c.id).where(
-            T_RSRC.c.stack_id == stack_id,
-            T_RSRC.c.action == "DELETE",
-            T_RSRC.c.status == "COMPLETE",
-        )
         conn.execute(T_RDATA.delete().where(T_RDATA.c.resource_id.in_(ids)))
         props = conn.execute(
             sa.select(T_RSRC.c.rsrc_prop_data_id, T_RSRC.c.attr_data_id).where(T_RSRC.c.id.in_(ids))
         ).all()
-        conn.execute(
-            T_RSRC.delete().where(
-                T_RSRC.c.stack_id == stack_id,
-                T_RSRC.c.action == "DELETE",
-                T_RSRC.c.status == "COMPLETE",
-            )
-        )
+        conn.execute(T_RSRC.delete().where(T_RSRC.c.id.in_(ids)))
         prop_ids = {i for row in props for i in row if i is not None}
         if prop_ids:
             # a properties row still shown by an event stays (event show)
@@ -870,8 +873,7 @@ def _event_values(event):
 
 
 def event_create(event):
-    with transaction() as conn:
-        conn.execute(T_EVENT.insert().values(**_event_values(event)))
+    _write(T_EVENT.insert(), _event_values(event))
 
 
 def event_count_all_by_stack(stack_id):
@@ -1195,19 +1197,27 @@ T_STACK_LOCK = models.StackLock.__table__
 
 
 def stack_lock_set(stack_id, engine_id):
-    """Record that ``engine_id`` is starting the stack's traversal (replacing any holder)."""
-    with transaction() as conn:
-        updated = conn.execute(
+    """Record that ``engine_id`` is starting the stack's traversal (replacing any holder).
+
+    One statement when nobody holds the lock (the usual case: a traversal's start); a
+    holder's row is taken over, and one released meanwhile is inserted again."""
+    for attempt in range(3):
+        try:
+            _write(
+                T_STACK_LOCK.insert(),
+                {"stack_id": stack_id, "engine_id": engine_id, "created_at": utcnow()},
+            )
+            return
+        except sa.exc.IntegrityError:
+            if attempt == 2:
+                raise  # not a holder's row: the stack itself is gone
+        taken_over = _write(
             T_STACK_LOCK.update()
             .where(T_STACK_LOCK.c.stack_id == stack_id)
             .values(engine_id=engine_id, updated_at=utcnow())
-        ).rowcount
-        if not updated:
-            conn.execute(
-                T_STACK_LOCK.insert().values(
-                    stack_id=stack_id, engine_id=engine_id, created_at=utcnow()
-                )
-            )
+        )
+        if taken_over:
+            return
 
 
 def stack_lock_take(stack_id, engine_id):

@@ -207,3 +207,13 @@ def test_resource_cas_writes_match_the_key_and_the_lock_holder(db):
     assert sorted(_event_names("s1")) == sorted(["r%d" % first] * 2 + ["r%d" % second])
     rsrc, stack = db_api.resource_get_with_stack(second)
     assert (rsrc.name, rsrc.engine_id, stack.id, stack.name) == ("b", "e2", "s1", "s1")
+
+
+def test_stack_lock_set_takes_the_lock_or_a_holders_row(db):
+    helpers.make_stack("s1")
+    db_api.stack_lock_set("s1", "e1")  # nobody held it: inserted
+    assert not db_api.stack_lock_take("s1", "e2")
+    db_api.stack_lock_set("s1", "e2")  # e1 held it: taken over
+    assert [(r.stack_id, r.engine_id) for r in db_api.stack_lock_get_all()] == [("s1", "e2")]
+    with pytest.raises(sa.exc.IntegrityError):  # no such stack: not a holder's row
+        db_api.stack_lock_set("gone", "e1")
