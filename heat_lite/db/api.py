@@ -26,7 +26,7 @@ import sqlalchemy as sa
 from sqlalchemy import pool
 
 from heat_lite.common import exception, keyed_lock
-from heat_lite.db import models
+from heat_lite.db import models, prepared
 
 _LOG = logging.getLogger(__name__)
 _ENGINE = None
@@ -170,6 +170,17 @@ def _all(stmt, params=None):
 def _write(stmt, params=None):
     with autocommit() as conn:
         return conn.execute(stmt, params).rowcount
+
+
+def _run_prepared(stmt, params):
+    """(rows or None, rowcount) of a prepared.Prepared statement: PREPAREd on PostgreSQL,
+    run the ordinary way on SQLite."""
+    get_engine()
+    if _SQLITE_LOCK is None:
+        return stmt.execute(_ENGINE, params)
+    with autocommit() as conn:
+        result = conn.execute(stmt.stmt, params)
+        return (result.all() if result.returns_rows else None), result.rowcount
 
 
 # raw_template ---------------------------------------------------------------------------
@@ -546,7 +557,7 @@ def resource_create_many(rows, budget=None):
         return [r.id for r in result]
 
 
-_RSRC_WITH_STACK = (
+_RSRC_WITH_STACK = prepared.Prepared(
     sa.select(T_RSRC, *_STACK_LIGHT)
     .join(T_STACK, T_RSRC.c.stack_id == T_STACK.c.id)
     .where(T_RSRC.c.id == sa.bindparam("resource_id"))
@@ -557,9 +568,10 @@ _STACK_LIGHT_NAMES = [c.name for c in _STACK_LIGHT]
 
 def resource_get_with_stack(resource_id):
     """(resource row, its stack's row) in one round trip; (None, None) if gone."""
-    row = _one(_RSRC_WITH_STACK, {"resource_id": resource_id})
-    if row is None:
+    rows, _ = _run_prepared(_RSRC_WITH_STACK, {"resource_id": resource_id})
+    if not rows:
         return None, None
+    row = rows[0]
     split = len(_RSRC_NAMES)
     rsrc = types.SimpleNamespace(**dict(zip(_RSRC_NAMES, row[:split], strict=True)))
     stack = types.SimpleNamespace(**dict(zip(_STACK_LIGHT_NAMES, row[split:], strict=True)))
@@ -637,7 +649,7 @@ def resource_update_and_event(
             params.update(p_data=props_data, p_created_at=utcnow())
         event_columns = tuple(sorted(event)) if event is not None else None
         stmt = _pg_update_and_event(columns, unlocked, event_columns, props_data is not None)
-        return _write(stmt, params) > 0
+        return stmt.execute(get_engine(), params)[1] > 0
     with transaction() as conn:
         if props_data is not None:
             columns += ("rsrc_prop_data_id",)
@@ -680,7 +692,13 @@ def _cas_update(columns, unlocked, new_props=False):
 @functools.lru_cache(maxsize=256)
 def _pg_update_and_event(columns, unlocked, event_columns, new_props):
     """The CAS update (_cas_update) with its event and properties rows as one PostgreSQL
-    statement; more parameters: ``e_<event column>`` and ``p_data``, ``p_created_at``.
+    statement, prepared; more parameters: ``e_<event column>`` and ``p_data``,
+    ``p_created_at``."""
+    return prepared.Prepared(_update_and_event(columns, unlocked, event_columns, new_props))
+
+
+def _update_and_event(columns, unlocked, event_columns, new_props):
+    """The statement of _pg_update_and_event.
 
     The rows are inserted from the UPDATE's RETURNING, so they exist exactly when the
     write matched; the new properties row takes its id from its sequence in the UPDATE
@@ -1010,21 +1028,31 @@ def _merge_input_extras(base, extras):
 # overlapping sets queue behind each other instead of deadlocking), the input rows are
 # added where the sender has none yet, and each sync point that got one counts it in
 # its atomic_key: one statement, one round trip, row locks held for that statement only.
-_PG_ADD_INPUT = sa.text(
-    "WITH locked AS (SELECT entity_id FROM sync_point WHERE entity_id IN :entity_ids "
-    "AND traversal_id = :traversal_id AND is_update = :is_update "
-    "ORDER BY entity_id FOR UPDATE), "
-    "added AS (INSERT INTO sync_point_input "
-    "(traversal_id, entity_id, is_update, sender, data, extra_data, created_at) "
-    "SELECT :traversal_id, entity_id, :is_update, :sender, :data, :extra_data, :now "
-    "FROM locked ON CONFLICT DO NOTHING RETURNING entity_id), "
-    "counted AS (UPDATE sync_point SET atomic_key = sync_point.atomic_key + 1, "
-    "updated_at = :now FROM added WHERE sync_point.entity_id = added.entity_id "
-    "AND sync_point.traversal_id = :traversal_id AND sync_point.is_update = :is_update "
-    "RETURNING sync_point.entity_id, sync_point.atomic_key) "
-    "SELECT locked.entity_id, counted.atomic_key FROM locked "
-    "LEFT JOIN counted ON counted.entity_id = locked.entity_id"
-).bindparams(sa.bindparam("entity_ids", expanding=True))
+_PG_ADD_INPUT = prepared.Prepared(
+    sa.text(
+        "WITH locked AS (SELECT entity_id FROM sync_point WHERE entity_id IN :entity_ids "
+        "AND traversal_id = :traversal_id AND is_update = :is_update "
+        "ORDER BY entity_id FOR UPDATE), "
+        "added AS (INSERT INTO sync_point_input "
+        "(traversal_id, entity_id, is_update, sender, data, extra_data, created_at) "
+        "SELECT :traversal_id, entity_id, :is_update, :sender, :data, :extra_data, :now "
+        "FROM locked ON CONFLICT DO NOTHING RETURNING entity_id), "
+        "counted AS (UPDATE sync_point SET atomic_key = sync_point.atomic_key + 1, "
+        "updated_at = :now FROM added WHERE sync_point.entity_id = added.entity_id "
+        "AND sync_point.traversal_id = :traversal_id AND sync_point.is_update = :is_update "
+        "RETURNING sync_point.entity_id, sync_point.atomic_key) "
+        "SELECT locked.entity_id, counted.atomic_key FROM locked "
+        "LEFT JOIN counted ON counted.entity_id = locked.entity_id"
+    ).bindparams(
+        sa.bindparam("entity_ids", type_=T_SYNC.c.entity_id.type, expanding=True),
+        sa.bindparam("traversal_id", type_=T_SYNC.c.traversal_id.type),
+        sa.bindparam("is_update", type_=sa.Boolean),
+        sa.bindparam("sender", type_=T_INPUT.c.sender.type),
+        sa.bindparam("data", type_=sa.Text),
+        sa.bindparam("extra_data", type_=sa.Text),
+        sa.bindparam("now", type_=sa.DateTime),
+    )
+)
 
 
 # A process sends one traversal's reports to PostgreSQL one at a time. They mostly lock
@@ -1059,7 +1087,7 @@ def sync_point_add_input(entity_ids, traversal_id, is_update, sender, data, extr
         "now": utcnow(),
     }
     with _REPORTING.held(traversal_id):
-        return dict(_all(_PG_ADD_INPUT, params))
+        return dict(_PG_ADD_INPUT.execute(get_engine(), params)[0])
 
 
 def _add_input(conn, entity_ids, traversal_id, is_update, sender, data, extra_data):
@@ -1111,15 +1139,17 @@ def _add_input(conn, entity_ids, traversal_id, is_update, sender, data, extra_da
 
 
 # sync_point_inputs reads the JSON columns as text: decoded once per distinct value
-_SYNC_INPUTS = sa.select(
-    T_INPUT.c.entity_id,
-    T_INPUT.c.sender,
-    sa.type_coerce(T_INPUT.c.data, sa.Text).label("data"),
-    sa.type_coerce(T_INPUT.c.extra_data, sa.Text).label("extra_data"),
-).where(
-    T_INPUT.c.traversal_id == sa.bindparam("traversal_id"),
-    T_INPUT.c.is_update == sa.bindparam("is_update"),
-    T_INPUT.c.entity_id.in_(sa.bindparam("entity_ids", expanding=True)),
+_SYNC_INPUTS = prepared.Prepared(
+    sa.select(
+        T_INPUT.c.entity_id,
+        T_INPUT.c.sender,
+        sa.type_coerce(T_INPUT.c.data, sa.Text).label("data"),
+        sa.type_coerce(T_INPUT.c.extra_data, sa.Text).label("extra_data"),
+    ).where(
+        T_INPUT.c.traversal_id == sa.bindparam("traversal_id"),
+        T_INPUT.c.is_update == sa.bindparam("is_update"),
+        T_INPUT.c.entity_id.in_(sa.bindparam("entity_ids", expanding=True)),
+    )
 )
 
 
@@ -1135,7 +1165,7 @@ def sync_point_inputs(entity_ids, traversal_id, is_update):
         "is_update": is_update,
         "entity_ids": sorted(str(e) for e in entity_ids),
     }
-    rows = _all(_SYNC_INPUTS, params)
+    rows, _ = _run_prepared(_SYNC_INPUTS, params)
     decoded = {None: None}
 
     def load(text):
@@ -1144,12 +1174,12 @@ def sync_point_inputs(entity_ids, traversal_id, is_update):
         return decoded[text]
 
     grouped = {}
-    for row in rows:
-        grouped.setdefault(row.entity_id, []).append(row)
+    for entity_id, sender, data, extra_data in rows:
+        grouped.setdefault(entity_id, []).append((sender, data, extra_data))
     return {
         entity_id: (
-            {row.sender: load(row.data) for row in group},
-            _merge_input_extras(None, [load(row.extra_data) for row in group]),
+            {sender: load(data) for sender, data, _ in group},
+            _merge_input_extras(None, [load(extra_data) for _, _, extra_data in group]),
         )
         for entity_id, group in grouped.items()
     }

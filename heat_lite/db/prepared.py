@@ -1,0 +1,131 @@
+"""The statements a traversal runs thousands of times, as PostgreSQL prepared statements.
+
+A worker's step is four statements (load the resource, two state writes, the sync point
+report), the same four every time. Through SQLAlchemy each costs the worker about 90 us
+of CPU besides the driver's own work (execution context, result metadata, row objects)
+and PostgreSQL a parse and a plan: for the resource-with-stack join or the
+update-with-event CTE, planning is most of PostgreSQL's CPU for the statement
+(bench/db_statements.py prints both ways).
+
+``Prepared(stmt)`` compiles a Core statement once for the dialect, PREPAREs it once per
+pooled connection (the connection record's ``info`` remembers which are), and runs
+``EXECUTE`` on the pool's DBAPI connection with its parameters processed by their
+types as SQLAlchemy would. ``IN`` over an expanding parameter becomes ``= ANY(array)``
+(one plan for any length). Errors are SQLAlchemy's (``sa.exc.IntegrityError`` ...), and
+a connection lost meanwhile is invalidated, as an ordinary execution does.
+
+    LOAD = prepared.Prepared(sa.select(T_RSRC).where(T_RSRC.c.id == sa.bindparam("id")))
+    rows, rowcount = LOAD.execute(engine, {"id": 7})
+
+The psycopg2 dialect only; db.api runs the statement the ordinary way elsewhere (SQLite).
+"""
+
+import itertools
+import re
+
+import sqlalchemy as sa
+
+_SERIAL = itertools.count(1)
+_BIND = re.compile(r"%\((\w+)\)s")
+_EXPANDING = re.compile(r"IN \(__\[POSTCOMPILE_(\w+)\]\)")
+_KNOWN = "heat_lite_prepared"
+
+
+class Prepared:
+    def __init__(self, stmt):
+        self.stmt = stmt
+        self.name = "heat_lite_%d" % next(_SERIAL)
+        self._for = None  # (dialect, PREPARE sql, EXECUTE sql, bind order, processors)
+
+    def _compile(self, dialect):
+        compiled = self.stmt.compile(dialect=dialect)
+        binds = compiled.binds
+        order = []
+
+        def number(name):
+            if name not in order:
+                order.append(name)
+            return "$%d" % (order.index(name) + 1)
+
+        body = _EXPANDING.sub(lambda m: "= ANY(%s)" % number(m.group(1)), compiled.string)
+        body = _BIND.sub(lambda m: number(m.group(1)), body).replace("%%", "%")
+        types, processors = [], []
+        for name in order:
+            bind = binds[name]
+            bind_type = bind.type
+            if isinstance(bind_type, sa.types.NullType):
+                types.append("unknown")
+            else:
+                sql_type = bind_type.compile(dialect=dialect)
+                types.append(sql_type + "[]" if bind.expanding else sql_type)
+            processor = bind_type.bind_processor(dialect)
+            if processor is not None and bind.expanding:
+                processor = _each(processor)
+            processors.append(processor)
+        defaults = compiled.params
+        results = None
+        if isinstance(self.stmt, sa.sql.Select):
+            results = [
+                (index, column.type.result_processor(dialect, None))
+                for index, column in enumerate(self.stmt.selected_columns)
+            ]
+            results = [(index, process) for index, process in results if process is not None]
+        prepare = "PREPARE %s (%s) AS %s" % (self.name, ", ".join(types), body)
+        execute = "EXECUTE %s (%s)" % (self.name, ", ".join(["%s"] * len(order)))
+        self._for = (dialect, prepare, execute, order, processors, defaults, results)
+        return self._for
+
+    def execute(self, engine, params):
+        """(rows or None, rowcount) of one execution on a connection of ``engine``'s pool."""
+        dialect = engine.dialect
+        compiled = self._for
+        if compiled is None or compiled[0] is not dialect:
+            compiled = self._compile(dialect)
+        _, prepare, execute, order, processors, defaults, results = compiled
+        values = []
+        for name, processor in zip(order, processors, strict=True):
+            value = params[name] if name in params else defaults.get(name)
+            values.append(processor(value) if processor is not None else value)
+        conn = engine.raw_connection()
+        try:
+            cursor = conn.cursor()
+            try:
+                known = conn.info.get(_KNOWN)
+                if known is None:
+                    known = conn.info[_KNOWN] = set()
+                if self.name not in known:
+                    cursor.execute(prepare)
+                    known.add(self.name)
+                cursor.execute(execute, values)
+                rows = cursor.fetchall() if cursor.description is not None else None
+                rowcount = cursor.rowcount
+            finally:
+                cursor.close()
+        except dialect.loaded_dbapi.Error as exc:
+            lost = dialect.is_disconnect(exc, conn, None)
+            if lost:
+                conn.invalidate(exc)
+            raise sa.exc.DBAPIError.instance(
+                execute,
+                values,
+                exc,
+                dialect.loaded_dbapi.Error,
+                connection_invalidated=lost,
+                dialect=dialect,
+            ) from exc
+        finally:
+            conn.close()
+        if rows and results:
+            rows = [_processed(row, results) for row in rows]
+        return rows, rowcount
+
+
+def _processed(row, results):
+    row = list(row)
+    for index, process in results:
+        row[index] = process(row[index])
+    return tuple(row)
+
+
+def _each(processor):
+    return lambda values: [processor(value) for value in values]

@@ -1,0 +1,94 @@
+"""heat_lite.db.prepared on the real PostgreSQL: a Core statement PREPAREd once per pooled
+connection, its parameters and columns processed by their types, ``IN`` over a list as
+``= ANY(array)``, SQLAlchemy's errors, and a connection lost meanwhile replaced."""
+
+import pytest
+import sqlalchemy as sa
+
+from heat_lite.db import models, prepared
+from tests.fixtures import services
+
+pytestmark = pytest.mark.functional
+
+ROWS = sa.Table(
+    "prepared_rows",
+    sa.MetaData(),
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(32), nullable=False),
+    sa.Column("data", models.Json),
+)
+
+INSERT = prepared.Prepared(
+    ROWS.insert().values(
+        id=sa.bindparam("id"), name=sa.bindparam("name"), data=sa.bindparam("data")
+    )
+)
+BY_IDS = prepared.Prepared(
+    sa.select(ROWS.c.id, ROWS.c.data)
+    .where(ROWS.c.id.in_(sa.bindparam("ids", expanding=True)))
+    .order_by(ROWS.c.id)
+)
+RENAME = prepared.Prepared(
+    ROWS.update().where(ROWS.c.name == sa.bindparam("old")).values(name=sa.bindparam("new"))
+)
+
+
+@pytest.fixture(scope="module")
+def engine():
+    name, url = services.create_database()
+    engine = sa.create_engine(url, isolation_level="AUTOCOMMIT", pool_size=1, max_overflow=0)
+    ROWS.create(engine)
+    try:
+        yield engine
+    finally:
+        engine.dispose()
+        services.drop_database(name)
+
+
+@pytest.fixture
+def rows(engine):
+    yield engine
+    with engine.connect() as conn:
+        conn.execute(ROWS.delete())
+
+
+def _server_prepared(engine):
+    with engine.connect() as conn:
+        return {row.name for row in conn.exec_driver_sql("SELECT name FROM pg_prepared_statements")}
+
+
+def test_statements_run_prepared_with_their_types(rows):
+    assert INSERT.execute(rows, {"id": 1, "name": "a", "data": {"x": [1]}}) == (None, 1)
+    INSERT.execute(rows, {"id": 2, "name": "b", "data": None})
+    INSERT.execute(rows, {"id": 3, "name": "b", "data": []})
+    # Json columns are encoded on the way in and decoded on the way out
+    assert BY_IDS.execute(rows, {"ids": [3, 1, 9]})[0] == [(1, {"x": [1]}), (3, [])]
+    assert BY_IDS.execute(rows, {"ids": []})[0] == []
+    assert RENAME.execute(rows, {"old": "b", "new": "c"}) == (None, 2)
+    # the pool's one connection holds each statement once, however often it ran
+    held = _server_prepared(rows)
+    for statement in (INSERT, BY_IDS, RENAME):
+        assert statement.name in held
+
+
+def test_errors_are_sqlalchemys_and_the_connection_stays_usable(rows):
+    INSERT.execute(rows, {"id": 1, "name": "a", "data": None})
+    with pytest.raises(sa.exc.IntegrityError):
+        INSERT.execute(rows, {"id": 1, "name": "again", "data": None})
+    with pytest.raises(sa.exc.IntegrityError):
+        INSERT.execute(rows, {"id": 2, "name": None, "data": None})
+    assert BY_IDS.execute(rows, {"ids": [1, 2]})[0] == [(1, None)]
+
+
+def test_a_lost_connection_is_replaced_and_prepares_again(rows):
+    INSERT.execute(rows, {"id": 1, "name": "a", "data": None})
+    with rows.connect() as conn:
+        backend = conn.exec_driver_sql("SELECT pg_backend_pid()").scalar()
+    killer = sa.create_engine(rows.url, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool)
+    with killer.connect() as conn:
+        conn.exec_driver_sql("SELECT pg_terminate_backend(%s)" % backend)
+    with pytest.raises(sa.exc.DBAPIError) as failure:
+        BY_IDS.execute(rows, {"ids": [1]})
+    assert failure.value.connection_invalidated
+    # the pool's new connection has no prepared statements: the next run prepares it
+    assert BY_IDS.execute(rows, {"ids": [1]})[0] == [(1, None)]
