@@ -1,11 +1,14 @@
 """The requests session under the client plugins reads the environment only if it asks
-for something (a proxy, a CA bundle, a netrc file)."""
+for something it must read per call (a proxy, a netrc file); a CA bundle is read once
+and verifies the calls as requests itself would have."""
 
 import pytest
+import requests
 
 from heat_lite.engine.clients.rest import session
 
 ASKING = ("HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy")
+URL = "https://cloud.example:8774/v2.1/servers"
 
 
 @pytest.fixture
@@ -16,19 +19,31 @@ def clean_env(monkeypatch, tmp_path):
     return tmp_path
 
 
+def _what_requests_would_verify_with():
+    return requests.Session().merge_environment_settings(URL, {}, None, True, None)["verify"]
+
+
 def test_nothing_asked_nothing_read(clean_env):
-    assert session._http_session().trust_env is False
+    assert session._http_session()[0].trust_env is False
+    assert session._http_session()[1] is True
 
 
-@pytest.mark.parametrize(
-    "name, value",
-    [("HTTP_PROXY", "http://proxy:3128"), ("REQUESTS_CA_BUNDLE", "/etc/ssl/ca.pem")],
-)
-def test_environment_asking_is_honoured(clean_env, monkeypatch, name, value):
-    monkeypatch.setenv(name, value)
-    assert session._http_session().trust_env is True
+@pytest.mark.parametrize("name", ["REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"])
+def test_a_ca_bundle_is_read_once_and_verifies_as_requests_would(clean_env, monkeypatch, name):
+    monkeypatch.setenv(name, "/etc/ssl/ca.pem")
+    http, verify = session._http_session()
+    assert http.trust_env is False
+    assert verify == "/etc/ssl/ca.pem" == _what_requests_would_verify_with()
+
+
+def test_a_proxy_is_honoured(clean_env, monkeypatch):
+    monkeypatch.setenv("HTTP_PROXY", "http://proxy:3128")
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", "/etc/ssl/ca.pem")
+    http, verify = session._http_session()
+    assert http.trust_env is True
+    assert verify is True  # requests reads the bundle itself, with the proxies
 
 
 def test_netrc_is_honoured(clean_env):
     (clean_env / ".netrc").write_text("machine cloud login u password p\n")
-    assert session._http_session().trust_env is True
+    assert session._http_session()[0].trust_env is True
