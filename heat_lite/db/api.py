@@ -187,20 +187,25 @@ def _run_prepared(stmt, params):
 
 
 def raw_template_create(template, environment, files=None):
+    """Insert a template (and its files' row); its id. On PostgreSQL one statement."""
+    now = utcnow()
+    row = {"template": template, "environment": environment, "created_at": now}
+    if not files:
+        return _one(T_RAW.insert().values(files_id=None, **row).returning(T_RAW.c.id))[0]
+    if _SQLITE_LOCK is None:
+        stored = T_FILES.insert().values(files=files, created_at=now).returning(T_FILES.c.id)
+        stored = stored.cte("stored_files")
+        source = sa.select(
+            *[sa.literal(value, T_RAW.c[name].type).label(name) for name, value in row.items()],
+            stored.c.id,
+        )
+        stmt = T_RAW.insert().from_select([*row, "files_id"], source).returning(T_RAW.c.id)
+        return _one(stmt.add_cte(stored))[0]
     with transaction() as conn:
-        files_id = None
-        if files:
-            files_id = conn.execute(
-                T_FILES.insert().values(files=files, created_at=utcnow())
-            ).inserted_primary_key[0]
-        return conn.execute(
-            T_RAW.insert().values(
-                template=template,
-                environment=environment,
-                files_id=files_id,
-                created_at=utcnow(),
-            )
+        files_id = conn.execute(
+            T_FILES.insert().values(files=files, created_at=now)
         ).inserted_primary_key[0]
+        return conn.execute(T_RAW.insert().values(files_id=files_id, **row)).inserted_primary_key[0]
 
 
 _RAW_GET = (
@@ -275,6 +280,9 @@ def stack_create(values, tags=None, max_stacks=None):
     """
     values.setdefault("created_at", utcnow())
     try:
+        if max_stacks is None and not tags:
+            _write(T_STACK.insert().values(**values))
+            return
         with transaction() as conn:
             if max_stacks is not None:
                 _lock(conn, _LOCK_PROJECT_STACKS, values["tenant"])
@@ -953,8 +961,15 @@ def sync_point_create_many(rows):
         row.setdefault("atomic_key", 0)
         row.setdefault("extra_data", None)
         row.setdefault("created_at", now)
+    if len(rows) <= _ONE_INSERT:
+        _write(T_SYNC.insert(), rows)  # one multi-row INSERT: atomic on its own
+        return
     with transaction() as conn:
         conn.execute(T_SYNC.insert(), rows)
+
+
+# the rows SQLAlchemy sends as one INSERT ... VALUES (its insertmanyvalues page size)
+_ONE_INSERT = 1000
 
 
 def _sync_key(entity_id, traversal_id, is_update):

@@ -194,6 +194,8 @@ class Stack:
             tags=self.tags,
             max_stacks=max_stacks,
         )
+        # its first traversal has no sync points nor resource rows to look for
+        self._fresh = True
         return self.id
 
     def root_stack_id(self):
@@ -514,6 +516,7 @@ class Stack:
             values.update(timeout=self.timeout_mins, disable_rollback=self.disable_rollback)
             db_api.stack_tags_set(self.id, self.tags)
         previous, superseded = self.current_traversal, (self.action, self.status)
+        fresh, self._fresh = getattr(self, "_fresh", False), False
         self.current_traversal = new_traversal_id or str(uuid.uuid4())
         self.action, self.status = action, IN_PROGRESS
         self.status_reason = "Stack %s started" % action
@@ -539,7 +542,7 @@ class Stack:
             self._release_stack_lock()
             return False
         notification.send(self)
-        if previous:
+        if previous and not fresh:
             sync_point.delete_all(self.id, previous)
         if superseded == (SNAPSHOT, IN_PROGRESS):
             # that snapshot (the traversal's id) will never complete now
@@ -548,7 +551,7 @@ class Stack:
                 {"status": FAILED, "status_reason": "Stack SNAPSHOT cancelled"},
                 expected_status=IN_PROGRESS,
             )
-        threads.spawn(self._converge_create_or_update)
+        threads.spawn(self._converge_create_or_update, fresh)
         return True
 
     def _traversal_if_idle(self, loaded):
@@ -565,9 +568,9 @@ class Stack:
         if engine_id is not None:
             db_api.stack_lock_release(self.id, engine_id)
 
-    def _converge_create_or_update(self):
+    def _converge_create_or_update(self, fresh=False):
         try:
-            self._start_traversal()
+            self._start_traversal(fresh)
         finally:
             self._release_stack_lock()
 
@@ -581,9 +584,9 @@ class Stack:
             "adopt_stack_data": getattr(self, "_adopt_stack_data", None),
         }
 
-    def _start_traversal(self):
+    def _start_traversal(self, fresh=False):
         try:
-            ids = self._update_or_store_resources()
+            ids = self._update_or_store_resources(fresh)
         except exception.RequestLimitExceeded as ex:
             # a parallel nested stack of the tree took the rest of its resource budget
             self.mark_failed(str(ex))
@@ -631,12 +634,13 @@ class Stack:
             if not (r.action == DELETE and r.status == COMPLETE)
         ]
 
-    def _update_or_store_resources(self):
+    def _update_or_store_resources(self, fresh=False):
         """Pick an existing row for every defined resource, or insert an INIT row.
 
         Returns {name: resource id}. New rows are inserted dependents-first, as Heat does.
+        ``fresh``: the stack was just stored, it has no rows yet.
         """
-        self._existing = self._active_rows()
+        self._existing = [] if fresh else self._active_rows()
         by_name = {}
         for row in self._existing:
             by_name.setdefault(row.name, []).append(row)
