@@ -183,6 +183,12 @@ def _run_prepared(stmt, params):
         return (result.all() if result.returns_rows else None), result.rowcount
 
 
+def _first_prepared(stmt, params):
+    """The first row of a prepared.Prepared select, or None."""
+    rows = _run_prepared(stmt, params)[0]
+    return rows[0] if rows else None
+
+
 # raw_template ---------------------------------------------------------------------------
 
 
@@ -208,15 +214,16 @@ def raw_template_create(template, environment, files=None):
         return conn.execute(T_RAW.insert().values(files_id=files_id, **row)).inserted_primary_key[0]
 
 
-_RAW_GET = (
+_RAW_GET = prepared.Prepared(
     sa.select(T_RAW, T_FILES.c.files.label("files_data"))
     .select_from(T_RAW.outerjoin(T_FILES, T_RAW.c.files_id == T_FILES.c.id))
-    .where(T_RAW.c.id == sa.bindparam("template_id"))
+    .where(T_RAW.c.id == sa.bindparam("template_id")),
+    named=True,
 )
 
 
 def raw_template_get(template_id):
-    row = _one(_RAW_GET, {"template_id": template_id})
+    row = _first_prepared(_RAW_GET, {"template_id": template_id})
     if row is None:
         raise exception.EntityNotFound(entity="Template", name=template_id)
     return row
@@ -330,27 +337,32 @@ _STACK_LIGHT = [c for c in T_STACK.c if c.name != "current_deps"]
 def stack_get(stack_id, show_deleted=False, tenant=None):
     """The stack row without ``current_deps`` (see stack_deps_get)."""
     stmt = _stack_get_statement(bool(show_deleted), tenant is not None)
-    return _one(stmt, {"stack_id": stack_id, "tenant": tenant})
+    params = {"stack_id": stack_id}
+    if tenant is not None:
+        params["tenant"] = tenant
+    return _first_prepared(stmt, params)
 
 
 @functools.cache
 def _stack_get_statement(show_deleted, of_tenant):
-    """stack_get's query, built once per variant (parameters ``stack_id``, ``tenant``)."""
+    """stack_get's query, prepared once per variant (parameters ``stack_id``, ``tenant``)."""
     stmt = sa.select(*_STACK_LIGHT).where(T_STACK.c.id == sa.bindparam("stack_id"))
     if not show_deleted:
         stmt = stmt.where(T_STACK.c.deleted_at.is_(None))
     if of_tenant:
         stmt = stmt.where(T_STACK.c.tenant == sa.bindparam("tenant"))
-    return stmt
+    return prepared.Prepared(stmt, named=True)
 
 
-_DEPS_GET = sa.select(T_STACK.c.current_deps).where(T_STACK.c.id == sa.bindparam("stack_id"))
+_DEPS_GET = prepared.Prepared(
+    sa.select(T_STACK.c.current_deps).where(T_STACK.c.id == sa.bindparam("stack_id"))
+)
 
 
 def stack_deps_get(stack_id):
     """The stored convergence graph of the stack's current traversal."""
-    row = _one(_DEPS_GET, {"stack_id": stack_id})
-    return row.current_deps if row is not None else None
+    row = _first_prepared(_DEPS_GET, {"stack_id": stack_id})
+    return row[0] if row is not None else None
 
 
 def stack_get_by_name(tenant, name):
@@ -620,8 +632,12 @@ def resource_get_all_by_stack(stack_id, listed_only=False, names=None):
 
 def resource_count_by_root(root_stack_id):
     """How many resource rows the stack tree under ``root_stack_id`` holds."""
-    stmt = sa.select(sa.func.count()).where(T_RSRC.c.root_stack_id == root_stack_id)
-    return _one(stmt)[0]
+    return _first_prepared(_COUNT_BY_ROOT, {"root_stack_id": root_stack_id})[0]
+
+
+_COUNT_BY_ROOT = prepared.Prepared(
+    sa.select(sa.func.count()).where(T_RSRC.c.root_stack_id == sa.bindparam("root_stack_id"))
+)
 
 
 def resource_update(resource_id, values, atomic_key, expected_engine_id=None):

@@ -15,11 +15,12 @@ types as SQLAlchemy would. ``IN`` over an expanding parameter becomes ``= ANY(ar
 a connection lost meanwhile is invalidated, as an ordinary execution does.
 
     LOAD = prepared.Prepared(sa.select(T_RSRC).where(T_RSRC.c.id == sa.bindparam("id")))
-    rows, rowcount = LOAD.execute(engine, {"id": 7})
+    rows, rowcount = LOAD.execute(engine, {"id": 7})      # rows: tuples (named=True: named)
 
 The psycopg2 dialect only; db.api runs the statement the ordinary way elsewhere (SQLite).
 """
 
+import collections
 import itertools
 import re
 
@@ -32,9 +33,14 @@ _KNOWN = "heat_lite_prepared"
 
 
 class Prepared:
-    def __init__(self, stmt):
+    """``named``: a select's rows are named tuples (``row.status``), as SQLAlchemy's are."""
+
+    def __init__(self, stmt, named=False):
         self.stmt = stmt
         self.name = "heat_lite_%d" % next(_SERIAL)
+        self._row = None
+        if named:
+            self._row = collections.namedtuple("Row", stmt.selected_columns.keys())._make
         self._for = None  # (dialect, PREPARE sql, EXECUTE sql, bind order, processors)
 
     def _compile(self, dialect):
@@ -117,6 +123,8 @@ class Prepared:
             conn.close()
         if rows and results:
             rows = [_processed(row, results) for row in rows]
+        if rows and self._row is not None:
+            rows = [self._row(row) for row in rows]
         return rows, rowcount
 
 
