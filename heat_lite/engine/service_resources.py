@@ -8,6 +8,8 @@ they read the database and format with heat_lite.engine.api.
     engine.list_events(ctx, identity, filters={'uuid': event_id})   # event show
 """
 
+import time
+
 import oslo_messaging
 
 from heat_lite.common import exception, identifier, messaging
@@ -17,6 +19,9 @@ from heat_lite.engine import api, templates
 from heat_lite.engine import stack as parser
 
 expected = oslo_messaging.expected_exceptions(exception.HeatException)
+
+# rows formatted between two chances for the engine's other green threads to run
+_YIELD_EVERY = 100
 
 
 class ResourceMethods:
@@ -44,7 +49,11 @@ class ResourceMethods:
         list_key = None if with_detail else _list_key(stack)
         tmpls = {}
         result = []
-        for row in rows:
+        for number, row in enumerate(rows, 1):
+            if number % _YIELD_EVERY == 0:
+                # a 1,000-resource list is ~10 ms of CPU: the engine's other calls (a
+                # stack show, a worker's call) go on meanwhile (green threads yield here)
+                time.sleep(0)
             child = children.get(row.nova_instance)
             key = _item_key(list_key, row, required_by[row.id], child)
             info = _formatted.get(key) if key is not None else None
