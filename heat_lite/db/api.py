@@ -659,36 +659,67 @@ def resource_update_and_event(
     write (columns written, lock expected or not, event, properties) is built once
     (_cas_update, _pg_update_and_event) and run with this write's values as parameters.
     """
-    columns = tuple(sorted(values))
-    unlocked = expected_engine_id is None
-    params = {"v_" + name: value for name, value in values.items()}
-    params.update(w_id=resource_id, w_key=atomic_key, v_atomic_key=atomic_key + 1)
-    if not unlocked:
-        params["w_engine"] = expected_engine_id
-    if event is not None:
-        event = _event_values(event)
-        params.update(("e_" + name, value) for name, value in event.items())
-    if _SQLITE_LOCK is None:
+    write = ResourceWrite(resource_id, values, atomic_key, expected_engine_id, event, props_data)
+    return write.run()
+
+
+class ResourceWrite:
+    """resource_update_and_event's write, built and not sent yet: ``run()`` sends it alone,
+    sync_point_add_input(..., write=) with a sync point report (one round trip, one
+    commit; the report is made only if the write matched)."""
+
+    def __init__(self, resource_id, values, atomic_key, expected_engine_id, event, props_data):
+        self.resource_id, self.new_key = resource_id, atomic_key + 1
+        event = _event_values(event) if event is not None else None
+        self.event_uuid = event["uuid"] if event is not None else None
+        self._args = (values, atomic_key, expected_engine_id, event, props_data)
+        self.statement = None  # PostgreSQL: (Prepared, params)
+        get_engine()
+        if _SQLITE_LOCK is None:
+            self.statement = self._pg_statement()
+
+    def _params(self):
+        values, atomic_key, expected_engine_id, event, _ = self._args
+        params = {"v_" + name: value for name, value in values.items()}
+        params.update(w_id=self.resource_id, w_key=atomic_key, v_atomic_key=self.new_key)
+        if expected_engine_id is not None:
+            params["w_engine"] = expected_engine_id
+        if event is not None:
+            params.update(("e_" + name, value) for name, value in event.items())
+        return params
+
+    def _pg_statement(self):
+        values, _, expected_engine_id, event, props_data = self._args
+        params = self._params()
         if props_data is not None:
             params.update(p_data=props_data, p_created_at=utcnow())
         event_columns = tuple(sorted(event)) if event is not None else None
-        stmt = _pg_update_and_event(columns, unlocked, event_columns, props_data is not None)
-        return stmt.execute(get_engine(), params)[1] > 0
-    with transaction() as conn:
-        if props_data is not None:
-            columns += ("rsrc_prop_data_id",)
-            params["v_rsrc_prop_data_id"] = conn.execute(
-                T_PROPS.insert().values(data=props_data, created_at=utcnow())
-            ).inserted_primary_key[0]
-        if conn.execute(_cas_update(columns, unlocked), params).rowcount == 0:
-            conn.rollback()
-            return False
-        if event is not None:
-            prop_id = conn.execute(
-                sa.select(T_RSRC.c.rsrc_prop_data_id).where(T_RSRC.c.id == resource_id)
-            ).scalar()
-            conn.execute(T_EVENT.insert().values(rsrc_prop_data_id=prop_id, **event))
-        return True
+        stmt = _pg_update_and_event(
+            tuple(sorted(values)), expected_engine_id is None, event_columns, props_data is not None
+        )
+        return stmt, params
+
+    def run(self):
+        if self.statement is not None:
+            stmt, params = self.statement
+            return stmt.execute(get_engine(), params)[1] > 0
+        values, _, expected_engine_id, event, props_data = self._args
+        columns, params = tuple(sorted(values)), self._params()
+        with transaction() as conn:
+            if props_data is not None:
+                columns += ("rsrc_prop_data_id",)
+                params["v_rsrc_prop_data_id"] = conn.execute(
+                    T_PROPS.insert().values(data=props_data, created_at=utcnow())
+                ).inserted_primary_key[0]
+            if conn.execute(_cas_update(columns, expected_engine_id is None), params).rowcount == 0:
+                conn.rollback()
+                return False
+            if event is not None:
+                prop_id = conn.execute(
+                    sa.select(T_RSRC.c.rsrc_prop_data_id).where(T_RSRC.c.id == self.resource_id)
+                ).scalar()
+                conn.execute(T_EVENT.insert().values(rsrc_prop_data_id=prop_id, **event))
+            return True
 
 
 @functools.lru_cache(maxsize=256)
@@ -1059,22 +1090,16 @@ def _merge_input_extras(base, extras):
 # overlapping sets queue behind each other instead of deadlocking), the input rows are
 # added where the sender has none yet, and each sync point that got one counts it in
 # its atomic_key: one statement, one round trip, row locks held for that statement only.
-_PG_ADD_INPUT = prepared.Prepared(
-    sa.text(
-        "WITH locked AS (SELECT entity_id FROM sync_point WHERE entity_id IN :entity_ids "
-        "AND traversal_id = :traversal_id AND is_update = :is_update "
-        "ORDER BY entity_id FOR UPDATE), "
-        "added AS (INSERT INTO sync_point_input "
-        "(traversal_id, entity_id, is_update, sender, data, extra_data, created_at) "
-        "SELECT :traversal_id, entity_id, :is_update, :sender, :data, :extra_data, :now "
-        "FROM locked ON CONFLICT DO NOTHING RETURNING entity_id), "
-        "counted AS (UPDATE sync_point SET atomic_key = sync_point.atomic_key + 1, "
-        "updated_at = :now FROM added WHERE sync_point.entity_id = added.entity_id "
-        "AND sync_point.traversal_id = :traversal_id AND sync_point.is_update = :is_update "
-        "RETURNING sync_point.entity_id, sync_point.atomic_key) "
-        "SELECT locked.entity_id, counted.atomic_key FROM locked "
-        "LEFT JOIN counted ON counted.entity_id = locked.entity_id"
-    ).bindparams(
+def _pg_add_input(guarded):
+    """The statement of sync_point_add_input; ``guarded``: only if the event ``:g_event``
+    exists (the resource write sent before it in the same transaction matched), else
+    one row ``(NULL, NULL)``."""
+    guard, checked, failed = "", "", ""
+    if guarded:
+        guard = "guard AS (SELECT 1 FROM event WHERE uuid = :g_event), "
+        checked = "AND EXISTS (SELECT 1 FROM guard) "
+        failed = " UNION ALL SELECT NULL, NULL WHERE NOT EXISTS (SELECT 1 FROM guard)"
+    binds = [
         sa.bindparam("entity_ids", type_=T_SYNC.c.entity_id.type, expanding=True),
         sa.bindparam("traversal_id", type_=T_SYNC.c.traversal_id.type),
         sa.bindparam("is_update", type_=sa.Boolean),
@@ -1082,8 +1107,31 @@ _PG_ADD_INPUT = prepared.Prepared(
         sa.bindparam("data", type_=sa.Text),
         sa.bindparam("extra_data", type_=sa.Text),
         sa.bindparam("now", type_=sa.DateTime),
+    ]
+    if guarded:
+        binds.append(sa.bindparam("g_event", type_=T_EVENT.c.uuid.type))
+    return prepared.Prepared(
+        sa.text(
+            "WITH " + guard + "locked AS (SELECT entity_id FROM sync_point "
+            "WHERE entity_id IN :entity_ids "
+            "AND traversal_id = :traversal_id AND is_update = :is_update " + checked + ""
+            "ORDER BY entity_id FOR UPDATE), "
+            "added AS (INSERT INTO sync_point_input "
+            "(traversal_id, entity_id, is_update, sender, data, extra_data, created_at) "
+            "SELECT :traversal_id, entity_id, :is_update, :sender, :data, :extra_data, :now "
+            "FROM locked ON CONFLICT DO NOTHING RETURNING entity_id), "
+            "counted AS (UPDATE sync_point SET atomic_key = sync_point.atomic_key + 1, "
+            "updated_at = :now FROM added WHERE sync_point.entity_id = added.entity_id "
+            "AND sync_point.traversal_id = :traversal_id AND sync_point.is_update = :is_update "
+            "RETURNING sync_point.entity_id, sync_point.atomic_key) "
+            "SELECT locked.entity_id, counted.atomic_key FROM locked "
+            "LEFT JOIN counted ON counted.entity_id = locked.entity_id" + failed
+        ).bindparams(*binds)
     )
-)
+
+
+_PG_ADD_INPUT = _pg_add_input(guarded=False)
+_PG_ADD_INPUT_AFTER_WRITE = _pg_add_input(guarded=True)
 
 
 # A process sends one traversal's reports to PostgreSQL one at a time. They mostly lock
@@ -1094,7 +1142,9 @@ _PG_ADD_INPUT = prepared.Prepared(
 _REPORTING = keyed_lock.KeyedLocks()
 
 
-def sync_point_add_input(entity_ids, traversal_id, is_update, sender, data, extra_data=None):
+def sync_point_add_input(
+    entity_ids, traversal_id, is_update, sender, data, extra_data=None, write=None
+):
     """Add the input ``sender -> data`` (with ``extra_data``) to several sync points at once.
 
     Returns ``{entity_id: atomic_key}`` for the sync points that exist: the number of
@@ -1103,8 +1153,16 @@ def sync_point_add_input(entity_ids, traversal_id, is_update, sender, data, extr
     so exactly one sees a sync point reach its number of predecessors. On PostgreSQL one
     statement; elsewhere (SQLite, whose transactions are serialised) a few in one
     transaction.
+
+    ``write``: a ResourceWrite (the sender's own state, COMPLETE) sent first, in the same
+    round trip and transaction on PostgreSQL; the input is added only if it matched, else
+    UpdateInProgress is raised and nothing changed.
     """
     entity_ids = sorted(str(e) for e in entity_ids)
+    if write is not None and (write.statement is None or write.event_uuid is None):
+        if not write.run():
+            raise exception.UpdateInProgress(resource_name=write.resource_id)
+        write = None
     if _SQLITE_LOCK is not None:
         with transaction() as conn:
             return _add_input(conn, entity_ids, traversal_id, is_update, sender, data, extra_data)
@@ -1118,7 +1176,15 @@ def sync_point_add_input(entity_ids, traversal_id, is_update, sender, data, extr
         "now": utcnow(),
     }
     with _REPORTING.held(traversal_id):
-        return dict(_PG_ADD_INPUT.execute(get_engine(), params)[0])
+        if write is None:
+            return dict(_PG_ADD_INPUT.execute(get_engine(), params)[0])
+        params["g_event"] = write.event_uuid
+        rows = prepared.execute_together(
+            get_engine(), [write.statement, (_PG_ADD_INPUT_AFTER_WRITE, params)]
+        )[0]
+    if rows and rows[0][0] is None:
+        raise exception.UpdateInProgress(resource_name=write.resource_id)
+    return dict(rows)
 
 
 def _add_input(conn, entity_ids, traversal_id, is_update, sender, data, extra_data):

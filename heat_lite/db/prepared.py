@@ -81,51 +81,70 @@ class Prepared:
         self._for = (dialect, prepare, execute, order, processors, defaults, results)
         return self._for
 
-    def execute(self, engine, params):
-        """(rows or None, rowcount) of one execution on a connection of ``engine``'s pool."""
-        dialect = engine.dialect
+    def _bound(self, dialect, params):
+        """(PREPARE sql, EXECUTE sql, its values) of an execution with ``params``."""
         compiled = self._for
         if compiled is None or compiled[0] is not dialect:
             compiled = self._compile(dialect)
-        _, prepare, execute, order, processors, defaults, results = compiled
+        _, prepare, execute, order, processors, defaults, _ = compiled
         values = []
         for name, processor in zip(order, processors, strict=True):
             value = params[name] if name in params else defaults.get(name)
             values.append(processor(value) if processor is not None else value)
-        conn = engine.raw_connection()
-        try:
-            cursor = conn.cursor()
-            try:
-                known = conn.info.get(_KNOWN)
-                if known is None:
-                    known = conn.info[_KNOWN] = set()
-                if self.name not in known:
-                    cursor.execute(prepare)
-                    known.add(self.name)
-                cursor.execute(execute, values)
-                rows = cursor.fetchall() if cursor.description is not None else None
-                rowcount = cursor.rowcount
-            finally:
-                cursor.close()
-        except dialect.loaded_dbapi.Error as exc:
-            lost = dialect.is_disconnect(exc, conn, None)
-            if lost:
-                conn.invalidate(exc)
-            raise sa.exc.DBAPIError.instance(
-                execute,
-                values,
-                exc,
-                dialect.loaded_dbapi.Error,
-                connection_invalidated=lost,
-                dialect=dialect,
-            ) from exc
-        finally:
-            conn.close()
+        return prepare, execute, values
+
+    def _rows(self, rows):
+        results = self._for[-1]
         if rows and results:
             rows = [_processed(row, results) for row in rows]
         if rows and self._row is not None:
             rows = [self._row(row) for row in rows]
-        return rows, rowcount
+        return rows
+
+    def execute(self, engine, params):
+        """(rows or None, rowcount) of one execution on a connection of ``engine``'s pool."""
+        return execute_together(engine, [(self, params)])
+
+
+def execute_together(engine, statements):
+    """Run ``[(Prepared, params), ...]`` in one round trip and one transaction (one
+    commit: PostgreSQL runs the statements of one simple query as one transaction, all or
+    nothing); (rows or None, rowcount) of the last."""
+    dialect = engine.dialect
+    bound = [stmt._bound(dialect, params) for stmt, params in statements]
+    sql = "; ".join(execute for _, execute, _ in bound)
+    values = [value for _, _, stmt_values in bound for value in stmt_values]
+    conn = engine.raw_connection()
+    try:
+        cursor = conn.cursor()
+        try:
+            known = conn.info.get(_KNOWN)
+            if known is None:
+                known = conn.info[_KNOWN] = set()
+            for (stmt, _), (prepare, _, _) in zip(statements, bound, strict=True):
+                if stmt.name not in known:
+                    cursor.execute(prepare)
+                    known.add(stmt.name)
+            cursor.execute(sql, values)
+            rows = cursor.fetchall() if cursor.description is not None else None
+            rowcount = cursor.rowcount
+        finally:
+            cursor.close()
+    except dialect.loaded_dbapi.Error as exc:
+        lost = dialect.is_disconnect(exc, conn, None)
+        if lost:
+            conn.invalidate(exc)
+        raise sa.exc.DBAPIError.instance(
+            sql,
+            values,
+            exc,
+            dialect.loaded_dbapi.Error,
+            connection_invalidated=lost,
+            dialect=dialect,
+        ) from exc
+    finally:
+        conn.close()
+    return statements[-1][0]._rows(rows), rowcount
 
 
 def _processed(row, results):

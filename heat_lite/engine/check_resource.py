@@ -139,7 +139,18 @@ class CheckResource:
         # how the traversal goes on, passed along with every cast (set by check)
         self._abandon, self._adopt_stack_data, self._converge = False, None, False
 
-    def check(
+    def check(self, cnxt, resource_id, current_traversal, is_update, rsrc, stack, **kwargs):
+        """Act on the node and propagate (_check); a COMPLETE write still deferred when
+        that ends (a path that made no report) is sent then."""
+        try:
+            self._check(cnxt, resource_id, current_traversal, is_update, rsrc, stack, **kwargs)
+        finally:
+            try:
+                rsrc.flush_state()
+            except exception.UpdateInProgress:
+                LOG.info("Resource %s changed under us; its state was not stored", rsrc.name)
+
+    def _check(
         self,
         cnxt,
         resource_id,
@@ -160,6 +171,8 @@ class CheckResource:
             return
         failures = dict(accumulated_failures or {})
         if not skip_propagate:
+            # the resource's COMPLETE write goes with its first sync point report
+            rsrc.defer_completion = True
             try:
                 self._act(rsrc, stack, is_update)
             except exception.UpdateReplace:
@@ -191,9 +204,20 @@ class CheckResource:
                 # hook was cancelled): hand the node to that traversal
                 self.retrigger(cnxt, current_traversal, (resource_id, is_update), stack)
                 return
-        self._propagate(
-            cnxt, resource_id, current_traversal, is_update, rsrc, stack, failures, skip_propagate
-        )
+        try:
+            self._propagate(
+                cnxt,
+                resource_id,
+                current_traversal,
+                is_update,
+                rsrc,
+                stack,
+                failures,
+                skip_propagate,
+            )
+        except exception.UpdateInProgress:
+            # the COMPLETE write sent with the report did not match: the lock was taken over
+            LOG.info("Resource %s changed under us; dropping %s", rsrc.name, current_traversal)
 
     def _act(self, rsrc, stack, is_update):
         timeout = stack.time_remaining()
@@ -249,6 +273,7 @@ class CheckResource:
         try:
             graph = graph_for(stack)
         except GraphNotReady:
+            rsrc.flush_state()
             self.retrigger(cnxt, current_traversal, key, stack)
             return
         deps = graph.deps
@@ -285,6 +310,7 @@ class CheckResource:
                     {key: payload},
                     failures,
                     skip,
+                    write=rsrc.take_pending_write(),
                 )
             if key in graph.roots:
                 sync_point.sync(
@@ -296,8 +322,10 @@ class CheckResource:
                     lambda _id, _input, all_failures, _skip: _complete(stack, all_failures),
                     new_failures=failures,
                     is_skip=skip,
+                    write=rsrc.take_pending_write(),
                 )
         except exception.EntityNotFound:
+            rsrc.flush_state()
             self.retrigger(cnxt, current_traversal, key, stack)
 
     def _stale_resource_needs_retry(self, cnxt, rsrc, stack):
@@ -353,7 +381,7 @@ class CheckResource:
             pass
 
     def _sync_and_check(
-        self, cnxt, traversal, is_update, targets, new_data, failures=None, skip=False
+        self, cnxt, traversal, is_update, targets, new_data, failures=None, skip=False, write=None
     ):
         casts = []
 
@@ -375,7 +403,9 @@ class CheckResource:
             )
 
         try:
-            sync_point.sync_many(traversal, is_update, targets, new_data, trigger, failures, skip)
+            sync_point.sync_many(
+                traversal, is_update, targets, new_data, trigger, failures, skip, write=write
+            )
         finally:
             worker_client.cast_all(casts)
 

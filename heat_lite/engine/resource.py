@@ -45,6 +45,9 @@ class Resource:
     attributes_schema = {}
     # pause between polls of check_*_complete; plugins that poll a simulated cloud may raise it
     poll_cap = POLL_CAP
+    # set by check_resource: the final COMPLETE write waits for the sync point report
+    defer_completion = False
+    _pending_write = None
     # False for placeholders (OS::Heat::None) that accept and ignore any properties
     validate_properties = True
     # True when a change of properties is neither updated nor replaced (Heat's
@@ -134,6 +137,7 @@ class Resource:
     def resource_id_store(self):
         """Write the physical id at once (the running action holds the lock), so that it
         shows before the action completes, as Heat's resource_id_set does."""
+        self.flush_state()
         if not db_api.resource_update(
             self.id, {"nova_instance": self.resource_id}, self.atomic_key, self.engine_id
         ):
@@ -244,6 +248,7 @@ class Resource:
             values = {"requires": self.requires, "current_template_id": template_id}
             if self._metadata_changed:
                 values["rsrc_metadata"] = self._resolved_metadata(new_defn)
+            self.flush_state()
             if not db_api.resource_update(self.id, values, self.atomic_key):
                 raise exception.UpdateInProgress(resource_name=self.name)
             self.atomic_key += 1
@@ -274,6 +279,7 @@ class Resource:
         if external_id is None:
             return False
         values = {"requires": self.requires, "current_template_id": template_id}
+        self.flush_state()
         if not db_api.resource_update(self.id, values, self.atomic_key):
             raise exception.UpdateInProgress(resource_name=self.name)
         self.atomic_key += 1
@@ -356,6 +362,7 @@ class Resource:
         """Take (or release) the resource lock without changing anything else."""
         holder = None if release else engine_id
         expected = engine_id if release else None
+        self.flush_state()
         if not db_api.resource_update(self.id, {"engine_id": holder}, self.atomic_key, expected):
             raise exception.UpdateInProgress(resource_name=self.name)
         self.atomic_key += 1
@@ -499,6 +506,7 @@ class Resource:
 
     def make_replacement(self, template_id, requires):
         """Insert the replacement row (INIT) and link it; returns its id."""
+        self.flush_state()
         new_id = db_api.resource_make_replacement(
             self.id,
             self.atomic_key,
@@ -542,7 +550,21 @@ class Resource:
             failure = exception.ResourceFailure(exc, self, action)
             self._store_state(action, FAILED, str(failure), unlock=engine_id)
             raise failure
-        self._store_state(action, COMPLETE, "state changed", unlock=engine_id)
+        self._store_state(
+            action, COMPLETE, "state changed", unlock=engine_id, defer=self.defer_completion
+        )
+
+    def take_pending_write(self):
+        """The deferred COMPLETE write (db_api.ResourceWrite), now the caller's to send."""
+        write, self._pending_write = self._pending_write, None
+        return write
+
+    def flush_state(self):
+        """Send the deferred COMPLETE write, if any (raises UpdateInProgress if it did not
+        match: the lock was taken over meanwhile)."""
+        write = self.take_pending_write()
+        if write is not None and not write.run():
+            raise exception.UpdateInProgress(resource_name=self.name)
 
     def _poll(self, handle, check, timeout):
         """handle(), then check(token) until it is true; the wait between checks ends at
@@ -605,13 +627,17 @@ class Resource:
         except Exception:
             return {}
 
-    def _store_state(self, action, status, reason, lock=None, unlock=None, with_event=True):
+    def _store_state(
+        self, action, status, reason, lock=None, unlock=None, with_event=True, defer=False
+    ):
         """Write the state (and its event), taking or releasing the resource lock.
 
         ``lock=engine_id`` takes the lock (the row must be unlocked); ``unlock=engine_id``
         releases it (the row must be held by that engine). Raises UpdateInProgress when the
-        compare-and-swap finds the row changed or held by someone else.
+        compare-and-swap finds the row changed or held by someone else. ``defer``: the
+        write is kept (take_pending_write) instead of sent now.
         """
+        self.flush_state()
         self.action, self.status, self.status_reason = action, status, reason
         now = db_api.utcnow()
         values = {
@@ -641,16 +667,19 @@ class Resource:
                 values["rsrc_metadata"] = getattr(self, "_adopted_metadata", {})
             elif action == CREATE or self._metadata_changed:
                 values["rsrc_metadata"] = self._resolved_metadata(self.t)
-        expected = unlock
-        ok = db_api.resource_update_and_event(
+        write = db_api.ResourceWrite(
             self.id,
             values,
             self.atomic_key,
-            expected,
+            unlock,
             event.resource_event(self) if with_event else None,
-            props_data=props_data,
+            props_data,
         )
-        if not ok:
+        if defer:
+            # sent with this node's first sync point report (check_resource): one round
+            # trip and one commit; every other write of the resource sends it first
+            self._pending_write = write
+        elif not write.run():
             raise exception.UpdateInProgress(resource_name=self.name)
         self.atomic_key += 1
         self.engine_id = lock

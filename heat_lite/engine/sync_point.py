@@ -78,9 +78,11 @@ def sync(
     callback,
     new_failures=None,
     is_skip=False,
+    write=None,
 ):
     """Record ``new_data`` (one ``{sender: data}``) at the sync point; call ``callback``
-    once all inputs are in.
+    once all inputs are in. ``write``: the sender's deferred state write, sent with the
+    report (db_api.sync_point_add_input).
 
     ``callback(entity_id, input_data, resource_failures, skip_propagate)`` receives the
     merged input keyed by node tuples, the failures (``{name: reason}``) and skip flag
@@ -88,12 +90,21 @@ def sync(
     (the traversal was superseded). Returns whether the callback ran.
     """
     targets = {entity_id: predecessors}
-    done = sync_many(traversal_id, is_update, targets, new_data, callback, new_failures, is_skip)
+    done = sync_many(
+        traversal_id, is_update, targets, new_data, callback, new_failures, is_skip, write
+    )
     return entity_id in done
 
 
 def sync_many(
-    traversal_id, is_update, targets, new_data, callback, new_failures=None, is_skip=False
+    traversal_id,
+    is_update,
+    targets,
+    new_data,
+    callback,
+    new_failures=None,
+    is_skip=False,
+    write=None,
 ):
     """``sync`` the same input into several sync points in one database round trip.
 
@@ -112,7 +123,7 @@ def sync_many(
     if is_skip:
         extra["skip_propagate"] = True
     counts = db_api.sync_point_add_input(
-        targets, traversal_id, is_update, make_key(sender), data, extra or None
+        targets, traversal_id, is_update, make_key(sender), data, extra or None, write=write
     )
     ready = [
         entity_id

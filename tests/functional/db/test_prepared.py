@@ -92,3 +92,20 @@ def test_a_lost_connection_is_replaced_and_prepares_again(rows):
     assert failure.value.connection_invalidated
     # the pool's new connection has no prepared statements: the next run prepares it
     assert BY_IDS.execute(rows, {"ids": [1]})[0] == [(1, None)]
+
+
+def test_statements_run_together_commit_together(rows):
+    together = [
+        (INSERT, {"id": 1, "name": "a", "data": None}),
+        (RENAME, {"old": "a", "new": "b"}),
+        (BY_IDS, {"ids": [1]}),
+    ]
+    # one round trip; the last statement's rows, which see the earlier ones' writes
+    assert prepared.execute_together(rows, together)[0] == [(1, None)]
+    with pytest.raises(sa.exc.IntegrityError):
+        prepared.execute_together(
+            rows,
+            [(INSERT, {"id": 2, "name": "c", "data": None}), (RENAME, {"old": "b", "new": None})],
+        )
+    # the failing second statement took the first one's insert with it
+    assert BY_IDS.execute(rows, {"ids": [1, 2]})[0] == [(1, None)]

@@ -3,6 +3,7 @@ import uuid
 
 import pytest
 
+from heat_lite.common import exception
 from heat_lite.db import api as db_api
 from heat_lite.engine import sync_point
 
@@ -129,3 +130,58 @@ def test_sync_many_completes_each_target_when_its_own_inputs_are_in(stack_id):
     ) == [6]
     assert [d[0] for d in done] == [5, 6]
     assert done[1][1] == {(1, True): {"id": 1}, (2, True): {"id": 2}}
+
+
+def _locked_resource(stack_id):
+    (rsrc_id,) = db_api.resource_create_many(
+        [{"name": "r", "stack_id": stack_id, "action": "CREATE", "status": "IN_PROGRESS"}]
+    )
+    assert db_api.resource_update(rsrc_id, {"engine_id": "e1"}, 0)
+    return rsrc_id
+
+
+def _complete_write(rsrc_id, stack_id, atomic_key):
+    """The COMPLETE write a worker defers until its first sync point report."""
+    event = {
+        "stack_id": stack_id,
+        "resource_action": "CREATE",
+        "resource_status": "COMPLETE",
+        "resource_name": "r",
+        "physical_resource_id": "",
+        "resource_status_reason": "state changed",
+        "resource_type": "OS::Heat::None",
+    }
+    values = {"action": "CREATE", "status": "COMPLETE", "engine_id": None}
+    return db_api.ResourceWrite(rsrc_id, values, atomic_key, "e1", event, None)
+
+
+def test_a_state_write_goes_with_the_report(stack_id):
+    sync_point.create_all(stack_id, "t1", [(5, True)])
+    rsrc_id = _locked_resource(stack_id)
+    write = _complete_write(rsrc_id, stack_id, 1)
+    counts = db_api.sync_point_add_input([5], "t1", True, "r", {"id": rsrc_id}, write=write)
+    assert counts == {"5": 1}
+    row = db_api.resource_get_with_stack(rsrc_id)[0]
+    assert (row.status, row.engine_id, row.atomic_key) == ("COMPLETE", None, 2)
+    assert db_api.event_count_all_by_stack(stack_id) == 1
+
+
+def test_a_state_write_that_does_not_match_reports_nothing(stack_id):
+    sync_point.create_all(stack_id, "t1", [(5, True)])
+    rsrc_id = _locked_resource(stack_id)
+    # the lock was taken over meanwhile: the row is not at the key the write expects
+    write = _complete_write(rsrc_id, stack_id, 0)
+    with pytest.raises(exception.UpdateInProgress):
+        db_api.sync_point_add_input([5], "t1", True, "r", {"id": rsrc_id}, write=write)
+    assert db_api.sync_point_get(5, "t1", True).atomic_key == 0
+    assert db_api.sync_point_inputs([5], "t1", True) == {}
+    row = db_api.resource_get_with_stack(rsrc_id)[0]
+    assert (row.status, row.engine_id) == ("IN_PROGRESS", "e1")
+    assert db_api.event_count_all_by_stack(stack_id) == 0
+
+
+def test_a_state_write_is_stored_though_its_sync_points_are_gone(stack_id):
+    rsrc_id = _locked_resource(stack_id)
+    write = _complete_write(rsrc_id, stack_id, 1)
+    assert db_api.sync_point_add_input([5], "t1", True, "r", {}, write=write) == {}
+    assert db_api.resource_get_with_stack(rsrc_id)[0].status == "COMPLETE"
