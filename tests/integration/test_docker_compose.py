@@ -102,7 +102,9 @@ class ComposeProcesses(services.HeatProcesses):
 
     def wait_ready(self, timeout=90):
         deadline = time.monotonic() + timeout
-        urls = [self.endpoint + "/stacks", self.magnum_endpoint]
+        # the simulated cloud too: magnum-api's first checks (the template's image) ask it
+        identity = "http://127.0.0.1:%d/identity/v3" % self.port("simcloud-api")
+        urls = [self.endpoint + "/stacks", self.magnum_endpoint, identity]
         while time.monotonic() < deadline:
             for name, proc in self.procs.items():
                 if proc.poll() is not None:
