@@ -85,13 +85,26 @@ class TemplateFacts:
 class _Cache:
     """A small LRU cache, safe across (green) threads. A missing value is built once:
     the threads that want it meanwhile wait for that build (a 1,000-node traversal's
-    first messages all arrive at once, and its graph can take a second to load)."""
+    first messages all arrive at once, and its graph can take a second to load).
 
-    def __init__(self, size):
+    ``weight(value)`` and ``max_weight``: past that total the least recently used values
+    go too, but never the two most recent (a traversal and the one superseding it are
+    not rebuilt in turn)."""
+
+    def __init__(self, size, weight=None, max_weight=None):
         self._data = collections.OrderedDict()
         self._size = size
+        self._weight, self._max_weight = weight, max_weight
+        self._weights = {}
         self._lock = threading.Lock()
         self._building = keyed_lock.KeyedLocks()
+
+    def _too_big(self):
+        if len(self._data) > self._size:
+            return True
+        if self._weight is None or len(self._data) <= 2:
+            return False
+        return sum(self._weights.values()) > self._max_weight
 
     def get(self, key, build):
         with self._lock:
@@ -105,12 +118,17 @@ class _Cache:
             value = build()
             with self._lock:
                 self._data[key] = value
-                while len(self._data) > self._size:
-                    self._data.popitem(last=False)
+                if self._weight is not None:
+                    self._weights[key] = self._weight(value)
+                while self._too_big():
+                    old, _ = self._data.popitem(last=False)
+                    self._weights.pop(old, None)
             return value
 
 
-_graphs = _Cache(64)
+# graphs weigh their nodes: finished traversals' big graphs (a 10,000-resource layered
+# graph is ~30 MB) do not stay in a worker's memory for the next 64 traversals
+_graphs = _Cache(64, weight=lambda graph: len(graph.deps), max_weight=30000)
 _facts = _Cache(256)
 
 
