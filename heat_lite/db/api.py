@@ -337,10 +337,7 @@ _STACK_LIGHT = [c for c in T_STACK.c if c.name != "current_deps"]
 def stack_get(stack_id, show_deleted=False, tenant=None):
     """The stack row without ``current_deps`` (see stack_deps_get)."""
     stmt = _stack_get_statement(bool(show_deleted), tenant is not None)
-    params = {"stack_id": stack_id}
-    if tenant is not None:
-        params["tenant"] = tenant
-    return _first_prepared(stmt, params)
+    return _first_prepared(stmt, {"stack_id": stack_id, "tenant": tenant})
 
 
 @functools.cache
@@ -630,14 +627,14 @@ def resource_get_all_by_stack(stack_id, listed_only=False, names=None):
     return _all(stmt.order_by(T_RSRC.c.id))
 
 
-def resource_count_by_root(root_stack_id):
-    """How many resource rows the stack tree under ``root_stack_id`` holds."""
-    return _first_prepared(_COUNT_BY_ROOT, {"root_stack_id": root_stack_id})[0]
-
-
 _COUNT_BY_ROOT = prepared.Prepared(
     sa.select(sa.func.count()).where(T_RSRC.c.root_stack_id == sa.bindparam("root_stack_id"))
 )
+
+
+def resource_count_by_root(root_stack_id):
+    """How many resource rows the stack tree under ``root_stack_id`` holds."""
+    return _first_prepared(_COUNT_BY_ROOT, {"root_stack_id": root_stack_id})[0]
 
 
 def resource_update(resource_id, values, atomic_key, expected_engine_id=None):
@@ -666,59 +663,51 @@ def resource_update_and_event(
 class ResourceWrite:
     """resource_update_and_event's write, built and not sent yet: ``run()`` sends it alone,
     sync_point_add_input(..., write=) with a sync point report (one round trip, one
-    commit; the report is made only if the write matched)."""
+    commit; the report is made only if the write matched). ``statement``: on PostgreSQL
+    the (Prepared, params) of the write; ``event_uuid``: its event's, if it has one."""
 
     def __init__(self, resource_id, values, atomic_key, expected_engine_id, event, props_data):
-        self.resource_id, self.new_key = resource_id, atomic_key + 1
-        event = _event_values(event) if event is not None else None
-        self.event_uuid = event["uuid"] if event is not None else None
-        self._args = (values, atomic_key, expected_engine_id, event, props_data)
-        self.statement = None  # PostgreSQL: (Prepared, params)
+        self.resource_id, self.values, self.props_data = resource_id, values, props_data
+        self.unlocked = expected_engine_id is None
+        self.event = _event_values(event) if event is not None else None
+        self.event_uuid = self.event["uuid"] if self.event is not None else None
+        self.params = {"v_" + name: value for name, value in values.items()}
+        self.params.update(w_id=resource_id, w_key=atomic_key, v_atomic_key=atomic_key + 1)
+        if not self.unlocked:
+            self.params["w_engine"] = expected_engine_id
+        if self.event is not None:
+            self.params.update(("e_" + name, value) for name, value in self.event.items())
+        self.statement = None
         get_engine()
         if _SQLITE_LOCK is None:
-            self.statement = self._pg_statement()
-
-    def _params(self):
-        values, atomic_key, expected_engine_id, event, _ = self._args
-        params = {"v_" + name: value for name, value in values.items()}
-        params.update(w_id=self.resource_id, w_key=atomic_key, v_atomic_key=self.new_key)
-        if expected_engine_id is not None:
-            params["w_engine"] = expected_engine_id
-        if event is not None:
-            params.update(("e_" + name, value) for name, value in event.items())
-        return params
-
-    def _pg_statement(self):
-        values, _, expected_engine_id, event, props_data = self._args
-        params = self._params()
-        if props_data is not None:
-            params.update(p_data=props_data, p_created_at=utcnow())
-        event_columns = tuple(sorted(event)) if event is not None else None
-        stmt = _pg_update_and_event(
-            tuple(sorted(values)), expected_engine_id is None, event_columns, props_data is not None
-        )
-        return stmt, params
+            params = dict(self.params)
+            if props_data is not None:
+                params.update(p_data=props_data, p_created_at=utcnow())
+            event_columns = tuple(sorted(self.event)) if self.event is not None else None
+            stmt = _pg_update_and_event(
+                tuple(sorted(values)), self.unlocked, event_columns, props_data is not None
+            )
+            self.statement = stmt, params
 
     def run(self):
         if self.statement is not None:
             stmt, params = self.statement
             return stmt.execute(get_engine(), params)[1] > 0
-        values, _, expected_engine_id, event, props_data = self._args
-        columns, params = tuple(sorted(values)), self._params()
+        columns, params = tuple(sorted(self.values)), dict(self.params)
         with transaction() as conn:
-            if props_data is not None:
+            if self.props_data is not None:
                 columns += ("rsrc_prop_data_id",)
                 params["v_rsrc_prop_data_id"] = conn.execute(
-                    T_PROPS.insert().values(data=props_data, created_at=utcnow())
+                    T_PROPS.insert().values(data=self.props_data, created_at=utcnow())
                 ).inserted_primary_key[0]
-            if conn.execute(_cas_update(columns, expected_engine_id is None), params).rowcount == 0:
+            if conn.execute(_cas_update(columns, self.unlocked), params).rowcount == 0:
                 conn.rollback()
                 return False
-            if event is not None:
+            if self.event is not None:
                 prop_id = conn.execute(
                     sa.select(T_RSRC.c.rsrc_prop_data_id).where(T_RSRC.c.id == self.resource_id)
                 ).scalar()
-                conn.execute(T_EVENT.insert().values(rsrc_prop_data_id=prop_id, **event))
+                conn.execute(T_EVENT.insert().values(rsrc_prop_data_id=prop_id, **self.event))
             return True
 
 
@@ -1114,8 +1103,9 @@ def _pg_add_input(guarded):
         sa.text(
             "WITH " + guard + "locked AS (SELECT entity_id FROM sync_point "
             "WHERE entity_id IN :entity_ids "
-            "AND traversal_id = :traversal_id AND is_update = :is_update " + checked + ""
-            "ORDER BY entity_id FOR UPDATE), "
+            "AND traversal_id = :traversal_id AND is_update = :is_update "
+            + checked
+            + "ORDER BY entity_id FOR UPDATE), "
             "added AS (INSERT INTO sync_point_input "
             "(traversal_id, entity_id, is_update, sender, data, extra_data, created_at) "
             "SELECT :traversal_id, entity_id, :is_update, :sender, :data, :extra_data, :now "

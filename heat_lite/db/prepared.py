@@ -31,6 +31,12 @@ _BIND = re.compile(r"%\((\w+)\)s")
 _EXPANDING = re.compile(r"IN \(__\[POSTCOMPILE_(\w+)\]\)")
 _KNOWN = "heat_lite_prepared"
 
+# a statement compiled for a dialect: its PREPARE and EXECUTE sql, its parameters' names in
+# EXECUTE's order with their processors and default values, its columns' processors
+_Compiled = collections.namedtuple(
+    "_Compiled", "dialect prepare execute order processors defaults results"
+)
+
 
 class Prepared:
     """``named``: a select's rows are named tuples (``row.status``), as SQLAlchemy's are."""
@@ -41,7 +47,7 @@ class Prepared:
         self._row = None
         if named:
             self._row = collections.namedtuple("Row", stmt.selected_columns.keys())._make
-        self._for = None  # (dialect, PREPARE sql, EXECUTE sql, bind order, processors)
+        self._for = None  # _Compiled
 
     def _compile(self, dialect):
         compiled = self.stmt.compile(dialect=dialect)
@@ -69,32 +75,27 @@ class Prepared:
                 processor = _each(processor)
             processors.append(processor)
         defaults = compiled.params
-        results = None
-        if isinstance(self.stmt, sa.sql.Select):
-            results = [
-                (index, column.type.result_processor(dialect, None))
-                for index, column in enumerate(self.stmt.selected_columns)
-            ]
-            results = [(index, process) for index, process in results if process is not None]
+        columns = self.stmt.selected_columns if isinstance(self.stmt, sa.sql.Select) else ()
+        processed = ((i, c.type.result_processor(dialect, None)) for i, c in enumerate(columns))
+        results = [(index, process) for index, process in processed if process is not None]
         prepare = "PREPARE %s (%s) AS %s" % (self.name, ", ".join(types), body)
         execute = "EXECUTE %s (%s)" % (self.name, ", ".join(["%s"] * len(order)))
-        self._for = (dialect, prepare, execute, order, processors, defaults, results)
+        self._for = _Compiled(dialect, prepare, execute, order, processors, defaults, results)
         return self._for
 
     def _bound(self, dialect, params):
         """(PREPARE sql, EXECUTE sql, its values) of an execution with ``params``."""
         compiled = self._for
-        if compiled is None or compiled[0] is not dialect:
+        if compiled is None or compiled.dialect is not dialect:
             compiled = self._compile(dialect)
-        _, prepare, execute, order, processors, defaults, _ = compiled
         values = []
-        for name, processor in zip(order, processors, strict=True):
-            value = params[name] if name in params else defaults.get(name)
+        for name, processor in zip(compiled.order, compiled.processors, strict=True):
+            value = params[name] if name in params else compiled.defaults.get(name)
             values.append(processor(value) if processor is not None else value)
-        return prepare, execute, values
+        return compiled.prepare, compiled.execute, values
 
     def _rows(self, rows):
-        results = self._for[-1]
+        results = self._for.results
         if rows and results:
             rows = [_processed(row, results) for row in rows]
         if rows and self._row is not None:

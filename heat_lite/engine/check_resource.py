@@ -159,14 +159,15 @@ class CheckResource:
 
     def check(self, cnxt, resource_id, current_traversal, is_update, rsrc, stack, **kwargs):
         """Act on the node and propagate (_check); a COMPLETE write still deferred when
-        that ends (a path that made no report) is sent then."""
+        that ends (a path that made no report) is sent then. A deferred write that no
+        longer matches (the lock was taken over meanwhile) drops the node."""
         try:
-            self._check(cnxt, resource_id, current_traversal, is_update, rsrc, stack, **kwargs)
-        finally:
             try:
+                self._check(cnxt, resource_id, current_traversal, is_update, rsrc, stack, **kwargs)
+            finally:
                 rsrc.flush_state()
-            except exception.UpdateInProgress:
-                LOG.info("Resource %s changed under us; its state was not stored", rsrc.name)
+        except exception.UpdateInProgress:
+            LOG.info("Resource %s changed under us; dropping %s", rsrc.name, current_traversal)
 
     def _check(
         self,
@@ -222,20 +223,9 @@ class CheckResource:
                 # hook was cancelled): hand the node to that traversal
                 self.retrigger(cnxt, current_traversal, (resource_id, is_update), stack)
                 return
-        try:
-            self._propagate(
-                cnxt,
-                resource_id,
-                current_traversal,
-                is_update,
-                rsrc,
-                stack,
-                failures,
-                skip_propagate,
-            )
-        except exception.UpdateInProgress:
-            # the COMPLETE write sent with the report did not match: the lock was taken over
-            LOG.info("Resource %s changed under us; dropping %s", rsrc.name, current_traversal)
+        self._propagate(
+            cnxt, resource_id, current_traversal, is_update, rsrc, stack, failures, skip_propagate
+        )
 
     def _act(self, rsrc, stack, is_update):
         timeout = stack.time_remaining()

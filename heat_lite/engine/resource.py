@@ -137,10 +137,14 @@ class Resource:
     def resource_id_store(self):
         """Write the physical id at once (the running action holds the lock), so that it
         shows before the action completes, as Heat's resource_id_set does."""
+        self.write_row({"nova_instance": self.resource_id}, self.engine_id)
+
+    def write_row(self, values, expected_engine_id=None):
+        """A compare-and-swap write of ``values`` (no event) on the row as this resource
+        last wrote it, held by ``expected_engine_id`` (None: unlocked). A deferred COMPLETE
+        write goes first. Raises UpdateInProgress when the row changed meanwhile."""
         self.flush_state()
-        if not db_api.resource_update(
-            self.id, {"nova_instance": self.resource_id}, self.atomic_key, self.engine_id
-        ):
+        if not db_api.resource_update(self.id, values, self.atomic_key, expected_engine_id):
             raise exception.UpdateInProgress(resource_name=self.name)
         self.atomic_key += 1
 
@@ -248,10 +252,7 @@ class Resource:
             values = {"requires": self.requires, "current_template_id": template_id}
             if self._metadata_changed:
                 values["rsrc_metadata"] = self._resolved_metadata(new_defn)
-            self.flush_state()
-            if not db_api.resource_update(self.id, values, self.atomic_key):
-                raise exception.UpdateInProgress(resource_name=self.name)
-            self.atomic_key += 1
+            self.write_row(values)
             return
         if self.needs_replace(prop_diff, after):
             raise exception.UpdateReplace(self.name)
@@ -278,11 +279,7 @@ class Resource:
             raise exception.ResourceFailure(exception.NotSupported(feature=feature), self, UPDATE)
         if external_id is None:
             return False
-        values = {"requires": self.requires, "current_template_id": template_id}
-        self.flush_state()
-        if not db_api.resource_update(self.id, values, self.atomic_key):
-            raise exception.UpdateInProgress(resource_name=self.name)
-        self.atomic_key += 1
+        self.write_row({"requires": self.requires, "current_template_id": template_id})
         self.current_template_id = template_id
         return True
 
@@ -361,11 +358,7 @@ class Resource:
     def _hold_lock(self, engine_id, release=False):
         """Take (or release) the resource lock without changing anything else."""
         holder = None if release else engine_id
-        expected = engine_id if release else None
-        self.flush_state()
-        if not db_api.resource_update(self.id, {"engine_id": holder}, self.atomic_key, expected):
-            raise exception.UpdateInProgress(resource_name=self.name)
-        self.atomic_key += 1
+        self.write_row({"engine_id": holder}, engine_id if release else None)
         self.engine_id = holder
 
     def steal_lock(self, row):

@@ -59,7 +59,7 @@ def deps_from_json(current_deps):
     deps, nodes = Dependencies(), {}
 
     def node(value):
-        key = int(value[0]), bool(value[1])
+        key = node_from_json(value)
         return nodes.setdefault(key, key)
 
     for requirer, required in (current_deps or {}).get("edges", []):

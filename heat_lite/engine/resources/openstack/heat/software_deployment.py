@@ -251,11 +251,7 @@ class SoftwareDeployment(resource.Resource):
         """Set and store the physical id at once (not only with the next state), so a
         signal sent while the deployment waits finds it, as Heat's resource_id_set."""
         self.resource_id_set(value)
-        if not db_api.resource_update(
-            self.id, {"nova_instance": value}, self.atomic_key, self.engine_id
-        ):
-            raise exception.UpdateInProgress(resource_name=self.name)
-        self.atomic_key += 1
+        self.resource_id_store()
 
     def _check_complete(self, token):
         """True once the deployment is COMPLETE; Error when it FAILED."""

@@ -239,10 +239,7 @@ class StackResource(NestedValidation, resource.Resource):
         """Store the resolved metadata before the child is created or updated, so that
         its ``resource_facade: metadata`` reads the current one (as Heat stores it when
         the action starts)."""
-        values = {"rsrc_metadata": self._resolved_metadata(self.t)}
-        if not db_api.resource_update(self.id, values, self.atomic_key, self.engine_id):
-            raise exception.UpdateInProgress(resource_name=self.name)
-        self.atomic_key += 1
+        self.write_row({"rsrc_metadata": self._resolved_metadata(self.t)}, self.engine_id)
 
     # -- convergence hooks -----------------------------------------------------------------
 
