@@ -185,3 +185,50 @@ def test_a_state_write_is_stored_though_its_sync_points_are_gone(stack_id):
     write = _complete_write(rsrc_id, stack_id, 1)
     assert db_api.sync_point_add_input([5], "t1", True, "r", {}, write=write) == {}
     assert db_api.resource_get_with_stack(rsrc_id)[0].status == "COMPLETE"
+
+
+def _report(entity_ids, sender, write=None):
+    return db_api._Report(entity_ids, sender, '{"id": 0}', "null", write)
+
+
+def test_one_batch_of_reports_counts_each_sender_once_and_in_turn(db, stack_id):
+    """Reports that queued behind one another go as one statement (PostgreSQL): each new
+    input is told a different count, the last the number of inputs; a sender that had
+    reported, a sync point that does not exist and a write that did not match each get
+    their own answer."""
+    if db.startswith("sqlite"):
+        pytest.skip("SQLite sends each report alone, in a serialised transaction")
+    sync_point.create_all(stack_id, "t1", [(5, True), (6, True)])
+    assert db_api.sync_point_add_input([5], "t1", True, "early", {}) == {"5": 1}
+    matching = _locked_resource(stack_id)
+    write = _complete_write(matching, stack_id, 1)
+    stale = _complete_write(_locked_resource(stack_id), stack_id, 0)  # lock taken over
+    reports = [
+        _report(["5", "6"], "a"),
+        _report(["5"], "early"),  # again: nothing changes there
+        _report(["5", "404"], "b", write=write),
+        _report(["6"], "c", write=stale),
+        _report(["6"], "d"),
+    ]
+    results = db_api._send_reports(("t1", True), reports)
+    assert results[0] == {"5": 2, "6": 1}
+    assert results[1] == {"5": None}
+    assert results[2] == {"5": 3}  # "404": no such sync point, no key
+    assert results[3] is None
+    assert results[4] == {"6": 2}
+    assert db_api.sync_point_get(5, "t1", True).atomic_key == 3
+    assert db_api.sync_point_get(6, "t1", True).atomic_key == 2
+    assert set(db_api.sync_point_inputs([5], "t1", True)["5"][0]) == {"early", "a", "b"}
+    assert set(db_api.sync_point_inputs([6], "t1", True)["6"][0]) == {"a", "d"}
+    assert db_api.resource_get_with_stack(matching)[0].status == "COMPLETE"
+
+
+def test_writes_made_together_each_know_whether_they_matched(db, stack_id):
+    if db.startswith("sqlite"):
+        pytest.skip("SQLite sends each write alone")
+    first, second = _locked_resource(stack_id), _locked_resource(stack_id)
+    writes = [_complete_write(first, stack_id, 1), _complete_write(second, stack_id, 7)]
+    assert db_api._send_writes(None, writes) == [True, False]
+    assert db_api.resource_get_with_stack(first)[0].status == "COMPLETE"
+    assert db_api.resource_get_with_stack(second)[0].status == "IN_PROGRESS"
+    assert db_api.event_count_all_by_stack(stack_id) == 1
