@@ -50,11 +50,28 @@ def _queued(commits, key, count):
     raise AssertionError("nobody queued")
 
 
+def _in_flight(send, first="a", key="k", **options):
+    """A GroupCommit over ``send`` whose first batch (``first``) is in flight, and the
+    threads of that batch's caller."""
+    commits = group_commit.GroupCommit(send, **options)
+    threads, outcomes = _submit_all(commits, [(key, first)])
+    assert send.entered.wait(5)
+    return commits, threads, outcomes
+
+
+def _stray_waiter(commits, key, item):
+    """A caller queued without a thread of its own: one whose thread is being killed."""
+    waiter = group_commit._Waiter(item)
+    with commits._guard:
+        commits._queues[key].append(waiter)
+    return waiter
+
+
 def test_callers_queued_behind_a_batch_go_together_in_the_next():
     send = Sender()
-    commits = group_commit.GroupCommit(send, max_items=10, tag=lambda item: item[0])
-    first, first_outcome = _submit_all(commits, [("t1", "a1")])
-    assert send.entered.wait(5)
+    commits, first, first_outcome = _in_flight(
+        send, first="a1", key="t1", max_items=10, tag=lambda item: item[0]
+    )
     threads, outcomes = _submit_all(commits, [("t1", "b1"), ("t1", "c1"), ("t1", "d1")])
     _queued(commits, "t1", 3)
     other, other_outcome = _submit_all(commits, [("t2", "x1")])  # another key: not held up
@@ -72,9 +89,7 @@ def test_callers_queued_behind_a_batch_go_together_in_the_next():
 
 def test_one_item_per_tag_and_max_items_per_batch():
     send = Sender()
-    commits = group_commit.GroupCommit(send, max_items=2, tag=lambda item: item[0])
-    first, _ = _submit_all(commits, [("k", "a1")])
-    assert send.entered.wait(5)
+    commits, first, _ = _in_flight(send, first="a1", max_items=2, tag=lambda item: item[0])
     threads, outcomes = _submit_all(commits, [("k", "b1"), ("k", "b2"), ("k", "c1")])
     _queued(commits, "k", 3)
     send.release.set()
@@ -95,11 +110,9 @@ def test_a_failed_batch_is_sent_again_item_by_item_when_alone_says_so():
         return None
 
     send = Sender(fail=fail)
-    commits = group_commit.GroupCommit(
+    commits, first, first_outcome = _in_flight(
         send, alone=lambda exc: isinstance(exc, ValueError), tag=lambda item: item
     )
-    first, first_outcome = _submit_all(commits, [("k", "a")])
-    assert send.entered.wait(5)
     threads, outcomes = _submit_all(commits, [("k", "bad"), ("k", "c")])
     _queued(commits, "k", 2)
     send.release.set()
@@ -114,9 +127,7 @@ def test_a_failed_batch_is_sent_again_item_by_item_when_alone_says_so():
 
 def test_without_alone_every_caller_of_a_failed_batch_gets_its_error():
     send = Sender(fail=lambda items: RuntimeError("connection lost") if len(items) > 1 else None)
-    commits = group_commit.GroupCommit(send, tag=lambda item: item)
-    first, _ = _submit_all(commits, [("k", "a")])
-    assert send.entered.wait(5)
+    commits, first, _ = _in_flight(send, tag=lambda item: item)
     threads, outcomes = _submit_all(commits, [("k", "b"), ("k", "c")])
     _queued(commits, "k", 2)
     send.release.set()
@@ -139,12 +150,8 @@ def test_a_result_that_is_an_exception_is_raised_to_its_caller_only():
 
 def test_a_queued_caller_that_gives_up_leaves_the_queue():
     send = Sender()
-    commits = group_commit.GroupCommit(send, tag=lambda item: item)
-    first, _ = _submit_all(commits, [("k", "a")])
-    assert send.entered.wait(5)
-    waiter = group_commit._Waiter("b")
-    with commits._guard:
-        commits._queues["k"].append(waiter)
+    commits, first, _ = _in_flight(send, tag=lambda item: item)
+    waiter = _stray_waiter(commits, "k", "b")
     commits._abandon("k", waiter)  # as when its thread is killed while it waits
     threads, outcomes = _submit_all(commits, [("k", "c")])
     _queued(commits, "k", 1)
@@ -158,12 +165,8 @@ def test_a_queued_caller_that_gives_up_leaves_the_queue():
 
 def test_a_promoted_caller_that_gives_up_hands_the_lead_on():
     send = Sender()
-    commits = group_commit.GroupCommit(send, tag=lambda item: item)
-    first, _ = _submit_all(commits, [("k", "a")])
-    assert send.entered.wait(5)
-    quitter = group_commit._Waiter("b")  # a caller whose thread is about to be killed
-    with commits._guard:
-        commits._queues["k"].append(quitter)
+    commits, first, _ = _in_flight(send, tag=lambda item: item)
+    quitter = _stray_waiter(commits, "k", "b")
     threads, outcomes = _submit_all(commits, [("k", "c")])
     _queued(commits, "k", 2)
     send.release.set()
