@@ -15,12 +15,14 @@ versionnegotiation apiv1app``; the context step is a pecan hook here):
 """
 
 import builtins
+import functools
 import json
 import re
 import traceback
 
 import oslo_messaging
 import pecan
+import pecan.util
 import webob
 from oslo_log import log as logging
 from oslo_middleware import request_id
@@ -32,6 +34,12 @@ from heat_lite.api.openstack import v1
 from heat_lite.api.openstack.v1 import util
 from heat_lite.common import exception, messaging
 from heat_lite.rpc import client as rpc_client
+
+# pecan.compat.getargspec builds a namedtuple class on every call, and pecan calls it
+# several times a request: each function's argspec is built once (a bound method's is
+# its function's).
+_argspec = functools.lru_cache(maxsize=1024)(pecan.util._getargspec)
+pecan.util._getargspec = lambda func: _argspec(getattr(func, "__func__", func))
 
 LOG = logging.getLogger(__name__)
 
