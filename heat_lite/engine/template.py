@@ -51,10 +51,14 @@ def register(cls, version_key, *versions):
         _template_classes[(version_key, version)] = cls
 
 
-def load_plugins():
-    """Import the template format modules (each registers its versions)."""
+def load_plugins(prepare=False):
+    """Import the template format modules (each registers its versions); with
+    ``prepare``, also run each one's ``prepare()``, if it has one: what it would
+    otherwise build at its first use (a service starting: resources.initialise())."""
     for module_name in PLUGIN_MODULES:
-        importlib.import_module(module_name)
+        module = importlib.import_module(module_name)
+        if prepare and hasattr(module, "prepare"):
+            module.prepare()
 
 
 def available_versions(version_key=HOT_VERSION_KEY):

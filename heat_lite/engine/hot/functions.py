@@ -321,7 +321,9 @@ class Yaql(function.Function):
     _context = None
 
     @classmethod
-    def _yaql_parser(cls):
+    def yaql_parser(cls):
+        """The process's yaql parser, built at the first call (PLY generates its tables:
+        ~80 ms; resources.initialise() calls this as a service starts)."""
         if cls._parser is None:
             options = {
                 "yaql.limitIterators": CONF.yaql.limit_iterators,
@@ -355,7 +357,7 @@ class Yaql(function.Function):
     def _parse(self, expression):
         if not isinstance(expression, str):
             raise TypeError('The "expression" argument to %s must contain a string.' % self.fn_name)
-        parse = self._yaql_parser()
+        parse = self.yaql_parser()
         try:
             return parse(expression)
         except yaql_exc.YaqlException as yex:

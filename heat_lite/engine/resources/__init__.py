@@ -68,7 +68,7 @@ def initialise():
     from heat_lite.engine import constraints, template
 
     registry()
-    template.load_plugins()
+    template.load_plugins(prepare=True)
     constraints.load_builtins()
 
 

@@ -64,6 +64,17 @@ def test_yaql():
         resolve({"yaql": {"expression": "$.data.x"}})
 
 
+def test_a_starting_service_builds_the_yaql_parser(monkeypatch):
+    """resources.initialise() (engine and worker start) builds it, not the first stack."""
+    from heat_lite.engine import resources
+
+    monkeypatch.setattr(hot_funcs.Yaql, "_parser", None)
+    resources.initialise()
+    parser = hot_funcs.Yaql._parser
+    assert parser is not None
+    assert hot_funcs.Yaql.yaql_parser() is parser
+
+
 def test_yaql_errors():
     base = "outputs.o.value.yaql: "
     assert invalid({"yaql": {"expression": "$.data.l.sum(", "data": {}}}) == (
