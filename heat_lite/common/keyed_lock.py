@@ -1,8 +1,11 @@
 """A lock per key, made while someone holds or waits for it and forgotten after.
 
     locks = KeyedLocks()
-    with locks.held(traversal_id):     # callers with the same key go one at a time
+    with locks.held(key):     # callers with the same key go one at a time
         ...
+
+(check_resource's caches build each missing value once this way; a traversal's reports
+to the database go as group commits instead: heat_lite/common/group_commit.py.)
 
 Safe across threads and eventlet's green threads (the lock is threading's, which the
 services' monkey-patching makes green).
