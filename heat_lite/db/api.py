@@ -681,14 +681,13 @@ class ResourceWrite:
         self.statement = None
         get_engine()
         if _SQLITE_LOCK is None:
-            params = dict(self.params)
             if props_data is not None:
-                params.update(p_data=props_data, p_created_at=utcnow())
+                self.params.update(p_data=props_data, p_created_at=utcnow())
             event_columns = tuple(sorted(self.event)) if self.event is not None else None
             stmt = _pg_update_and_event(
                 tuple(sorted(values)), self.unlocked, event_columns, props_data is not None
             )
-            self.statement = stmt, params
+            self.statement = stmt, self.params
 
     def run(self):
         """Send the write; whether it matched. On PostgreSQL a write with an event goes
@@ -1257,10 +1256,11 @@ def _send_reports(key, reports):
     )
     # resource rows in id order too: two batches never wait for each other's
     writes = sorted(
-        (report.write.statement for report in reports if report.write is not None),
-        key=lambda statement: statement[1]["w_id"],
+        (report.write for report in reports if report.write is not None),
+        key=lambda write: write.resource_id,
     )
-    rows, _ = prepared.execute_together(get_engine(), writes + [(_PG_REPORTS, params)])
+    statements = [write.statement for write in writes] + [(_PG_REPORTS, params)]
+    rows, _ = prepared.execute_together(get_engine(), statements)
     before, made, failed = {}, {}, set()
     for idx, sender, entity_id, number in rows:
         if idx is not None:
