@@ -74,18 +74,24 @@ def expected_layer_value(layers, width):
     return value[0]
 
 
-def wait_cluster_status(coe, name, statuses, timeout=120):
+def wait_cluster_status(coe, name, statuses, until=None, timeout=120):
     """The cluster (``openstack coe cluster show -f json``) once its status is in
-    ``statuses``."""
+    ``statuses`` and, unless it FAILED, ``until(cluster)`` holds. ``until`` is for an
+    update: its CAST returns before the conductor stores UPDATE_IN_PROGRESS (as
+    Magnum's does), so the previous update's UPDATE_COMPLETE is still what a first
+    look finds."""
     deadline = time.monotonic() + timeout
+    cluster = None
     while time.monotonic() < deadline:
         proc = coe.run("coe", "cluster", "show", name, "-f", "json")
         if proc.returncode == 0:
             cluster = json.loads(proc.stdout)
-            if cluster["status"] in statuses:
+            status = cluster["status"]
+            done = until is None or status.endswith("FAILED") or until(cluster)
+            if status in statuses and done:
                 return cluster
         time.sleep(0.5)
-    raise AssertionError("cluster %s never reached %s" % (name, statuses))
+    raise AssertionError("cluster %s never reached %s: %s" % (name, statuses, cluster))
 
 
 def wait_cluster_gone(coe, name, timeout=120):

@@ -324,7 +324,12 @@ def test_bad_input(coe, cluster, template):
 def test_resize_up_and_down(coe, hc, cluster):
     for count in (4, 1):
         coe("coe", "cluster", "resize", "c1", str(count))
-        found = helpers.wait_cluster_status(coe, "c1", ["UPDATE_COMPLETE", "UPDATE_FAILED"])
+        found = helpers.wait_cluster_status(
+            coe,
+            "c1",
+            ["UPDATE_COMPLETE", "UPDATE_FAILED"],
+            until=lambda c, n=count: len(c["node_addresses"]) == n,
+        )
         assert found["status"] == "UPDATE_COMPLETE", found["status_reason"]
         assert found["node_count"] == count
         assert found["node_addresses"] == outputs(hc, cluster["cluster_id"])["kube_minions"]

@@ -179,7 +179,12 @@ def test_status_synced_with_admin_context_once_the_trust_is_gone(deployment):
     assert resp.status_code == 204, resp.text
 
     demo("coe", "cluster", "resize", "kc2", "2")
-    cluster = helpers.wait_cluster_status(demo, "kc2", ["UPDATE_COMPLETE", "UPDATE_FAILED"])
+    cluster = helpers.wait_cluster_status(
+        demo,
+        "kc2",
+        ["UPDATE_COMPLETE", "UPDATE_FAILED"],
+        until=lambda c: len(c["node_addresses"]) == 2,
+    )
     assert cluster["status"] == "UPDATE_COMPLETE", cluster["status_reason"]
     assert cluster["node_count"] == 2
     assert len(cluster["node_addresses"]) == 2
