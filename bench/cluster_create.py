@@ -94,6 +94,7 @@ def run(count, sync_interval, timeout, logs=None, profile_dir=None):
                         master_lb_enabled=True,
                     )
                     procs = dict(cpu.heat_procs(heat), **magnum.procs)
+                    print("start-up settled after %.1f s" % cpu.settle(procs))
                     meter = cpu.Meter(procs)
                     profiler = cpu.Profiler(procs, profile_dir)
                     t0 = time.monotonic()

@@ -11,6 +11,7 @@ import pathlib
 import signal
 import subprocess
 import sys
+import time
 
 _TICK = os.sysconf("SC_CLK_TCK")
 
@@ -66,6 +67,22 @@ class Meter:
             used["postgresql"] = pg - self._last_pg
         self._last, self._last_pg = now, pg
         return used
+
+
+def settle(procs, window=0.5, busy_share=0.1, timeout=30):
+    """Wait (at most ``timeout`` seconds) for the services' start-up to end: all of
+    ``procs`` together under ``busy_share`` of a CPU over ``window`` seconds. Services
+    answer before they are done starting (a conductor fills its x509 key pool on idle
+    CPU, as it would long before a burst of creates reaches a deployed one); a burst
+    measured from then on measures the burst. Returns the seconds waited."""
+    meter = Meter(procs)
+    start = time.monotonic()
+    while time.monotonic() - start < timeout:
+        time.sleep(window)
+        used = meter.lap()
+        if used["total"] < busy_share * window:
+            break
+    return time.monotonic() - start
 
 
 def heat_procs(heat):

@@ -16,20 +16,13 @@ eventlet.monkey_patch()
 import sys  # noqa: E402
 
 from magnum_lite.cmd import api, common, conductor  # noqa: E402
-from magnum_lite.service import periodic  # noqa: E402
 
 
 def main(argv=None):
     conf = common.prepare(sys.argv[1:] if argv is None else argv, "magnum-lite-api-conductor")
-    rpc_server = conductor.start_rpc_server(conf)
-    tasks = periodic.PeriodicTasks(conf.host)
-    tasks.start()
-    listener = conductor.start_notification_listener(conf)
+    stops = conductor.start(conf)
     server = api.start_server(conf)
-    stops = [server.kill, rpc_server.stop, rpc_server.wait, tasks.stop]
-    if listener is not None:
-        stops[1:1] = [listener.stop, listener.wait]
-    common.serve_forever(stops)
+    common.serve_forever([server.kill, *stops])
 
 
 if __name__ == "__main__":

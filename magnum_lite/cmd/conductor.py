@@ -50,8 +50,10 @@ def start_notification_listener(conf):
     return listener
 
 
-def main(argv=None):
-    conf = common.prepare(sys.argv[1:] if argv is None else argv, "magnum-lite-conductor")
+def start(conf):
+    """The conductor's parts, started: the x509 key pool, the RPC server on topic
+    magnum-conductor, the periodic tasks and the notification listener. Returns what
+    stops them, in order."""
     x509.key_pool.start()
     server = start_rpc_server(conf)
     tasks = periodic.PeriodicTasks(conf.host)
@@ -60,7 +62,12 @@ def main(argv=None):
     stops = [server.stop, server.wait, tasks.stop]
     if listener is not None:
         stops[:0] = [listener.stop, listener.wait]
-    common.serve_forever(stops)
+    return stops
+
+
+def main(argv=None):
+    conf = common.prepare(sys.argv[1:] if argv is None else argv, "magnum-lite-conductor")
+    common.serve_forever(start(conf))
 
 
 if __name__ == "__main__":

@@ -26,10 +26,11 @@ opts = [
     cfg.IntOpt("rsa_key_size", default=2048, help="Size of generated RSA keys."),
     cfg.IntOpt(
         "key_pool_size",
-        default=8,
+        default=60,
         min=0,
-        help="RSA keys the conductor generates ahead of need, in the background (each "
-        "is used once); 0 generates every key when it is needed.",
+        help="RSA keys the conductor makes ahead of need, on idle CPU (a native thread at "
+        "the lowest priority), for a burst of cluster creates: a cluster takes five, each "
+        "used once. 0 makes every key when it is needed.",
     ),
     cfg.StrOpt(
         "encryption_key",
