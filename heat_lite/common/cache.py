@@ -8,6 +8,9 @@ dogpile.cache.memory`` keeps it in the process), and a group per use with ``cach
 * ``[constraint_validation_cache]`` (60 s): custom constraints that ask a service
   (``glance.image``, ``nova.flavor``, ``neutron.network``...) remember a value that
   validated, per project; a value that failed is asked again next time.
+* ``[resource_finder_cache]`` (3600 s): the id a Neutron name or id stands for, per
+  project (Heat's MEMOIZE_FINDER on its neutron plugin's ``_find_resource_id``); a name
+  not found is asked again next time.
 
     cache.memoize(cache.CONSTRAINT_VALIDATION, key, lookup)   # lookup() once per key and TTL
 """
@@ -19,6 +22,7 @@ from oslo_cache import core
 from heat_lite.conf import CONF
 
 CONSTRAINT_VALIDATION = "constraint_validation_cache"
+RESOURCE_FINDER = "resource_finder_cache"
 
 _lock = threading.Lock()
 _region = None

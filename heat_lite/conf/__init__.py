@@ -213,11 +213,27 @@ constraint_validation_cache_opts = [
     ),
 ]
 
+# Heat's [resource_finder_cache] (heat/engine/clients/os/__init__.py MEMOIZE_FINDER)
+resource_finder_cache_opts = [
+    cfg.BoolOpt(
+        "caching",
+        default=True,
+        help="Remember, per project, the id a Neutron name or id was found to stand for; "
+        "needs [cache] enabled = true.",
+    ),
+    cfg.IntOpt(
+        "expiration_time",
+        default=3600,
+        help="TTL, in seconds, of a remembered resource id.",
+    ),
+]
+
 cache_core.configure(CONF)
 CONF.register_opts(default_opts)
 CONF.register_opts(clients_keystone_opts, group="clients_keystone")
 CONF.register_opts(constraint_validation_cache_opts, group="constraint_validation_cache")
 CONF.register_opts(database_opts, group="database")
+CONF.register_opts(resource_finder_cache_opts, group="resource_finder_cache")
 CONF.register_opts(heat_api_opts, group="heat_api")
 CONF.register_opts(noauth_opts, group="noauth")
 CONF.register_opts(revision_opts, group="revision")

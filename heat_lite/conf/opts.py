@@ -14,4 +14,5 @@ def list_opts():
         ("yaql", conf.yaql_opts),
         ("simulated_cloud", conf.simulated_cloud_opts),
         ("constraint_validation_cache", conf.constraint_validation_cache_opts),
+        ("resource_finder_cache", conf.resource_finder_cache_opts),
     ]

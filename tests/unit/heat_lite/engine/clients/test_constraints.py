@@ -150,3 +150,59 @@ def test_cache_off_asks_every_time(ctx, cached, group):
     _check("glance.image", "cirros-0.6.2", ctx)
     _check("glance.image", "cirros-0.6.2", ctx)
     assert lookups == ["glance", "glance"]
+
+
+# -- [resource_finder_cache] -----------------------------------------------------------------
+
+
+@pytest.fixture
+def finds(cached, monkeypatch):
+    """The Neutron finds (REST look-ups) made, as (project, entity, name_or_id)."""
+    from heat_lite.engine.clients.rest import neutron
+
+    made = []
+    find = neutron.NeutronClientPlugin.find
+
+    def counting(plugin, entity, name_or_id):
+        made.append((plugin.project_id, entity, name_or_id))
+        return find(plugin, entity, name_or_id)
+
+    monkeypatch.setattr(neutron.NeutronClientPlugin, "find", counting)
+    return made
+
+
+def test_finder_remembers_an_id_per_project_for_an_hour(ctx, cached, finds):
+    clock, _lookups = cached
+    other = ctx.from_dict(dict(ctx.to_dict(), project_id="p2"))
+    public = clients.client_plugin(ctx, "neutron").find("net", "public")["id"]
+    finds.clear()
+    for context in (ctx, ctx, other):
+        neutron = clients.client_plugin(context, "neutron")
+        assert neutron.find_resourceid_by_name_or_id("net", "public") == public
+    assert neutron.find_resourceid_by_name_or_id("subnet", "public-subnet")
+    assert finds == [
+        (ctx.project_id, "net", "public"),
+        ("p2", "net", "public"),
+        ("p2", "subnet", "public-subnet"),
+    ]
+    clock.now += CONF.resource_finder_cache.expiration_time + 1
+    clients.client_plugin(ctx, "neutron").find_resourceid_by_name_or_id("net", "public")
+    assert len(finds) == 4
+
+
+def test_finder_never_remembers_a_miss(ctx, finds):
+    neutron = clients.client_plugin(ctx, "neutron")
+    with pytest.raises(Exception, match="Unable to find network"):
+        neutron.find_resourceid_by_name_or_id("net", "later")
+    net = neutron.create_net("later")
+    assert neutron.find_resourceid_by_name_or_id("net", "later") == net["id"]
+    assert finds == [(ctx.project_id, "net", "later")] * 2
+
+
+@pytest.mark.parametrize("group", ["cache", "resource_finder_cache"])
+def test_finder_off_asks_every_time(ctx, finds, group):
+    CONF.set_override("enabled" if group == "cache" else "caching", False, group=group)
+    neutron = clients.client_plugin(ctx, "neutron")
+    neutron.find_resourceid_by_name_or_id("net", "public")
+    neutron.find_resourceid_by_name_or_id("net", "public")
+    assert len(finds) == 2
