@@ -8,9 +8,10 @@ dogpile.cache.memory`` keeps it in the process), and a group per use with ``cach
 * ``[constraint_validation_cache]`` (60 s): custom constraints that ask a service
   (``glance.image``, ``nova.flavor``, ``neutron.network``...) remember a value that
   validated, per project; a value that failed is asked again next time.
-* ``[resource_finder_cache]`` (3600 s): the id a Neutron name or id stands for, per
-  project (Heat's MEMOIZE_FINDER on its neutron plugin's ``_find_resource_id``); a name
-  not found is asked again next time.
+* ``[resource_finder_cache]`` (3600 s): the id a name or id stands for, per project:
+  Neutron objects, Nova flavors, Glance images (Heat's MEMOIZE_FINDER on its plugins'
+  ``_find_resource_id``, ``_find_flavor_id``, ``_find_image_id``); a name not found is
+  asked again next time.
 
     cache.memoize(cache.CONSTRAINT_VALIDATION, key, lookup)   # lookup() once per key and TTL
 """

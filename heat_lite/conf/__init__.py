@@ -218,8 +218,8 @@ resource_finder_cache_opts = [
     cfg.BoolOpt(
         "caching",
         default=True,
-        help="Remember, per project, the id a Neutron name or id was found to stand for; "
-        "needs [cache] enabled = true.",
+        help="Remember, per project, the id a name or id was found to stand for (Neutron "
+        "objects, Nova flavors, Glance images); needs [cache] enabled = true.",
     ),
     cfg.IntOpt(
         "expiration_time",

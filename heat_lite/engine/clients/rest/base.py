@@ -14,7 +14,7 @@ Conflict (409) or BadRequest (other 4xx) with the service's own message.
 
 import collections
 
-from heat_lite.common import exception
+from heat_lite.common import cache, exception
 from heat_lite.engine.clients import client_exception
 from heat_lite.engine.clients.rest import session
 
@@ -67,6 +67,13 @@ class RestService:
     @property
     def proxy(self):
         return getattr(session.connection(self.context), self.proxy_name)
+
+    def remembered_id(self, entity, name_or_id, find_id):
+        """``find_id()``, the id ``name_or_id`` stands for, remembered per project for
+        ``[resource_finder_cache] expiration_time`` (Heat's MEMOIZE_FINDER on its neutron,
+        nova flavor and glance image finders); a miss (an exception) is asked again."""
+        key = "%s:%s:%s:%s" % (self.proxy_name, self.project_id, entity, name_or_id)
+        return cache.memoize(cache.RESOURCE_FINDER, key, find_id)
 
     # -- raw calls ------------------------------------------------------------------------
 

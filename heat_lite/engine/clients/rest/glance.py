@@ -18,6 +18,13 @@ class GlanceClientPlugin(base.RestService):
     def list_images(self, **filters):
         return self.request("GET", "/images", params=filters or None)["images"]
 
+    def find_image_id(self, image):
+        """The id of the image with that id or name, remembered per project as Heat's
+        glance plugin remembers it (``_find_image_id``)."""
+        return self.remembered_id(
+            "image", image, lambda: self.find_image_by_name_or_id(image)["id"]
+        )
+
     def find_image_by_name_or_id(self, image):
         """The image with that id or name; EntityNotFound('Image') as Heat's glance plugin."""
         try:

@@ -7,7 +7,6 @@ neutron.create_port(net['id'])['fixed_ips']
 # [{'subnet_id': subnet['id'], 'ip_address': '10.0.0.2'}]
 """
 
-from heat_lite.common import cache
 from heat_lite.engine.clients import client_exception
 from heat_lite.engine.clients.rest import base
 
@@ -38,10 +37,7 @@ class NeutronClientPlugin(base.RestService):
     def find_resourceid_by_name_or_id(self, entity, name_or_id):
         """Heat's lookup: the id of the ``entity`` ('net', 'subnet', ...) so named,
         remembered per project as Heat's MEMOIZE_FINDER does ([resource_finder_cache])."""
-        key = "%s:%s:%s" % (self.project_id, entity, name_or_id)
-        return cache.memoize(
-            cache.RESOURCE_FINDER, key, lambda: self.find(entity, name_or_id)["id"]
-        )
+        return self.remembered_id(entity, name_or_id, lambda: self.find(entity, name_or_id)["id"])
 
     # -- networks and subnets -------------------------------------------------------------
 

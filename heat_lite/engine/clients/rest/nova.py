@@ -38,6 +38,11 @@ class NovaClientPlugin(base.RestService):
                 return f
         raise exception.EntityNotFound(entity="Flavor ID", name=flavor)
 
+    def find_flavor_by_name_or_id(self, flavor):
+        """The id of the flavor with that id or name, remembered per project as Heat's
+        nova plugin remembers it (``_find_flavor_id``)."""
+        return self.remembered_id("flavor", flavor, lambda: self.get_flavor(flavor)["id"])
+
     def get_keypair(self, key_name):
         """The keypair (``id`` is its name, as Nova's API addresses it)."""
         try:
@@ -65,7 +70,6 @@ class NovaClientPlugin(base.RestService):
     def create_server(self, name, image_id, flavor_id, networks=(), security_groups=(), **extra):
         """Boot a server; ``networks``: [{'port': id} | {'uuid': net_id, 'fixed_ip': ip}],
         'auto' or 'none'; ``security_groups``: [{'name': name or id}]."""
-        flavor = self.get_flavor(flavor_id)
         tags = extra.pop("tags", None)
         hints = extra.pop("scheduler_hints", None)
         body = {k: v for k, v in extra.items() if v not in (None, [], {})}
@@ -74,7 +78,7 @@ class NovaClientPlugin(base.RestService):
         body.update(
             name=name,
             imageRef=image_id or "",
-            flavorRef=flavor["id"],
+            flavorRef=self.find_flavor_by_name_or_id(flavor_id),
             networks=networks if isinstance(networks, str) else list(networks),
         )
         if security_groups:
@@ -117,7 +121,7 @@ class NovaClientPlugin(base.RestService):
 
     def resize_server(self, server_id, flavor_id):
         """Resize: RESIZE, then VERIFY_RESIZE until confirm_resize (-> ACTIVE)."""
-        self._action(server_id, "resize", {"flavorRef": self.get_flavor(flavor_id)["id"]})
+        self._action(server_id, "resize", {"flavorRef": self.find_flavor_by_name_or_id(flavor_id)})
 
     def confirm_resize(self, server_id):
         self._action(server_id, "confirmResize")

@@ -266,7 +266,7 @@ class Server(server_network_mixin.ServerNetworkMixin, client_resource.ClientReso
     # -- create -----------------------------------------------------------------------------
 
     def _image_id(self, image):
-        return self.client_plugin("glance").find_image_by_name_or_id(image)["id"]
+        return self.client_plugin("glance").find_image_id(image)
 
     def _boot_volume(self):
         for bdm in (self.properties["block_device_mapping_v2"] or []) + (

@@ -206,3 +206,26 @@ def test_finder_off_asks_every_time(ctx, finds, group):
     neutron.find_resourceid_by_name_or_id("net", "public")
     neutron.find_resourceid_by_name_or_id("net", "public")
     assert len(finds) == 2
+
+
+def test_flavor_and_image_ids_are_remembered_too(ctx, cached, monkeypatch):
+    """Heat's nova and glance plugins memoize _find_flavor_id and _find_image_id alike."""
+    from heat_lite.engine.clients.rest import glance, nova
+
+    asked = []
+    for cls, name in (
+        (nova.NovaClientPlugin, "get_flavor"),
+        (glance.GlanceClientPlugin, "find_image_by_name_or_id"),
+    ):
+        real = getattr(cls, name)
+
+        def counting(plugin, value, real=real, name=name):
+            asked.append((name, value))
+            return real(plugin, value)
+
+        monkeypatch.setattr(cls, name, counting)
+    for _ in range(2):
+        assert clients.client_plugin(ctx, "nova").find_flavor_by_name_or_id("m1.small") == "2"
+        image = clients.client_plugin(ctx, "glance").find_image_id("cirros-0.6.2")
+    assert image == clients.client_plugin(ctx, "glance").show("image", image)["id"]
+    assert asked == [("get_flavor", "m1.small"), ("find_image_by_name_or_id", "cirros-0.6.2")]
