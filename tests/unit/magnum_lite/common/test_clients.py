@@ -53,3 +53,30 @@ def test_cloud_endpoints_follow_the_client_groups(conf, ctx):
     assert region.get_interface("compute") == "internal"
     assert region.get_interface("image") == "public"
     assert region.get_region_name("network") == "RegionTwo"
+
+
+def test_noauth_requests_share_one_cloud_connection(conf, ctx):
+    """Every noauth request acts as the service user: one Connection (its proxies built
+    once) until the plugin or the endpoint options change."""
+    _password_user(conf)
+    first = clients.OpenStackClients(ctx).cloud()
+    assert clients.OpenStackClients(ctx).cloud() is first
+    assert first.session.auth is keystone.service_auth()
+    conf.set_override("region_name", "RegionTwo", group="neutron_client")
+    moved = clients.OpenStackClients(ctx).cloud()
+    assert moved is not first and moved.config.get_region_name("network") == "RegionTwo"
+    keystone.forget_service_auth()
+    assert clients.OpenStackClients(ctx).cloud() is not moved
+
+
+def test_keystone_mode_connection_is_the_requests_own(conf, ctx, monkeypatch):
+    """Keystone mode: each request's Connection carries its own session (its token)."""
+    from keystoneauth1 import session as ks_session
+
+    conf.set_override("auth_strategy", "keystone")
+    monkeypatch.setattr(
+        clients.OpenStackClients, "keystone_session", lambda self: ks_session.Session()
+    )
+    first = clients.OpenStackClients(ctx).cloud()
+    second = clients.OpenStackClients(ctx).cloud()
+    assert first is not second and first.session is not second.session
