@@ -144,19 +144,19 @@ def _connection(session, where):
 
 
 _cloud_lock = threading.Lock()
-_service_clouds = {}  # (service auth plugin, endpoint options) -> Connection; one entry
+_service_cloud_slot = (None, None)  # ((service auth plugin, endpoint options), Connection)
 
 
 def _service_cloud(where):
-    """The process's Connection as magnum's service user (noauth mode). openstacksdk
-    builds a service's proxy on a Connection's first use of it (its service-type data
-    deep-copied, the catalog searched, the API version found): per request that was a
-    quarter of magnum-api's CPU for a cluster create."""
+    """The process's Connection as magnum's service user (noauth mode), made again when
+    the plugin (forget_service_auth) or the endpoint options change. openstacksdk builds
+    a service's proxy on a Connection's first use of it (its service-type data
+    deep-copied, the catalog searched): per request that was a quarter of magnum-api's
+    CPU for a cluster create."""
+    global _service_cloud_slot
     auth = keystone.service_auth()
     key = (auth, tuple(sorted(where.items())))
     with _cloud_lock:
-        cloud = _service_clouds.get(key)
-        if cloud is None:
-            _service_clouds.clear()  # a new plugin (forget_service_auth) or new options
-            cloud = _service_clouds[key] = _connection(keystone.make_session(auth), where)
-    return cloud
+        if _service_cloud_slot[0] != key:
+            _service_cloud_slot = (key, _connection(keystone.make_session(auth), where))
+        return _service_cloud_slot[1]
