@@ -90,15 +90,15 @@ class ComposeProcesses(services.HeatProcesses):
                 label = "%s-%d" % (name, i) if copies > 1 else name
                 yield (label, *self.command(name))
 
-    def start(self):
+    def start_cloud(self):
+        """Nothing to start apart: simcloud-api is one of the compose services."""
+
+    def migrate(self):
         for name in MIGRATIONS:
             argv, env = self.command(name)
             subprocess.run(
                 argv, check=True, capture_output=True, timeout=120, env=dict(os.environ, **env)
             )
-        for name, argv, env in self.services():
-            self._spawn(name, argv, env)
-        self.wait_ready()
 
     def wait_ready(self, timeout=90):
         deadline = time.monotonic() + timeout

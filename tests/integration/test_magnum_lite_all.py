@@ -107,8 +107,8 @@ def aio(tmp_path_factory):
     clouds = aio.home / ".config" / "openstack" / "clouds.yaml"
     clouds.parent.mkdir(parents=True)
     clouds.write_text(yaml.safe_dump({"clouds": {"other": {"auth": {"auth_url": "http://x"}}}}))
-    aio.start()
     try:
+        aio.start()
         yield aio
     finally:
         pids = []
