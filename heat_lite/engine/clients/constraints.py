@@ -4,7 +4,9 @@ Each looks the value up through the service's client plugin; a miss gives Heat's
 ``Error validating value 'm1.huge': The Flavor ID (m1.huge) could not be found.``
 A value found is remembered per project for ``[constraint_validation_cache]
 expiration_time`` when ``[cache] enabled`` (heat_lite.common.cache), as Heat's
-BaseCustomConstraint does; a miss is never remembered.
+BaseCustomConstraint does; a miss is never remembered. As in Heat, the flavor, image and
+Neutron constraints ask the plugins' finders, whose ids ``[resource_finder_cache]``
+remembers: the create that follows the validation finds them there.
 """
 
 from heat_lite.common import cache, exception
@@ -49,7 +51,7 @@ def _octavia(entity):
 
 def constraint_mapping():
     mapping = {
-        "nova.flavor": ClientConstraint("nova", lambda p, v: p.get_flavor(v)),
+        "nova.flavor": ClientConstraint("nova", lambda p, v: p.find_flavor_by_name_or_id(v)),
         "nova.keypair": ClientConstraint("nova", lambda p, v: p.get_keypair(v)),
         "nova.server": ClientConstraint("nova", lambda p, v: p.get_server(v)),
         "glance.image": ClientConstraint("glance", lambda p, v: p.find_image_by_name_or_id(v)),

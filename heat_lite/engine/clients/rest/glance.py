@@ -1,7 +1,8 @@
 """Glance over REST: images, found by id or name.
 
-GlanceClientPlugin(ctx).find_image_by_name_or_id('fedora-coreos-40')
+GlanceClientPlugin(ctx).get_image('fedora-coreos-40')
 # {'id': ..., 'name': 'fedora-coreos-40', 'os_distro': 'fedora-coreos', 'status': 'active'}
+GlanceClientPlugin(ctx).find_image_by_name_or_id('fedora-coreos-40')   # its id
 """
 
 from heat_lite.common import exception
@@ -18,14 +19,12 @@ class GlanceClientPlugin(base.RestService):
     def list_images(self, **filters):
         return self.request("GET", "/images", params=filters or None)["images"]
 
-    def find_image_id(self, image):
+    def find_image_by_name_or_id(self, image):
         """The id of the image with that id or name, remembered per project as Heat's
         glance plugin remembers it (``_find_image_id``)."""
-        return self.remembered_id(
-            "image", image, lambda: self.find_image_by_name_or_id(image)["id"]
-        )
+        return self.remembered_id("image", image, lambda: self.get_image(image)["id"])
 
-    def find_image_by_name_or_id(self, image):
+    def get_image(self, image):
         """The image with that id or name; EntityNotFound('Image') as Heat's glance plugin."""
         try:
             return self.show("image", image)

@@ -153,9 +153,14 @@ class ClientResource(resource.Resource):
         value = obj if key == attributes.SHOW_ATTR else self._resolve_attribute(key, obj)
         return attributes.select_from_attribute(value, path) if path else value
 
+    def _status_resource(self):
+        """The object whose ``status`` (and ``fault``) wait_for_status reads: the shown
+        one, unless a plugin's show adds look-ups a status needs not."""
+        return self._show_resource()
+
     def wait_for_status(self, ready, failed=("ERROR", "error")):
         """True once the object is ``ready``; its error state raises ResourceInError."""
-        obj = self._show_resource()
+        obj = self._status_resource()
         if obj["status"] == ready:
             return True
         if obj["status"] in failed:

@@ -300,3 +300,36 @@ def test_update_converge_observes_the_cloud(heat):
     ports = sim_objects.get_all("neutron.port", project_id=heat.cloud.project_id)
     assert fips[0]["fixed_ip_address"] == out["private_ip"], (fips, ports)
     assert converged["public_ip"] == fips[0]["floating_ip_address"]
+
+
+def test_a_server_create_asks_for_its_flavor_once(heat, monkeypatch):
+    """With [cache] on, the flavor is looked up once (the validation's find is the
+    create's, as Heat's memoized finder), and waiting for ACTIVE reads the server alone
+    (Heat's _check_active), not show_server's flavor look-up (the attributes' one read
+    of the server, for the outputs, still makes it: ``show`` gives the flavor's name)."""
+    from heat_lite.common import cache
+    from heat_lite.engine.clients.rest import base
+
+    calls = []
+    request = base.RestService.request
+
+    def recording(service, method, url, *args, **kwargs):
+        calls.append((method, url.split("?")[0]))
+        return request(service, method, url, *args, **kwargs)
+
+    monkeypatch.setattr(base.RestService, "request", recording)
+    monkeypatch.setattr(cache, "_region", None)
+    CONF.set_override("enabled", True, group="cache")
+    CONF.set_override("backend", "dogpile.cache.memory", group="cache")
+    try:
+        ident = heat.client.create_stack(heat.ctx, "vm", _server_template(), {}, {}, {})
+        server_id = _outputs(inprocess.wait_for(heat, ident, "CREATE_COMPLETE"))["server_id"]
+    finally:
+        CONF.clear_override("enabled", group="cache")
+        CONF.clear_override("backend", group="cache")
+    boot = calls.index(("POST", "/servers"))
+    before, after = calls[:boot], calls[boot:]
+    flavors = [c for c in before if c[1].startswith("/flavors")]
+    assert flavors == [("GET", "/flavors/m1.small"), ("GET", "/flavors/detail")]
+    assert ("GET", "/servers/%s" % server_id) in after
+    assert [c for c in after if c[1].startswith("/flavors")] == [("GET", "/flavors/2")]

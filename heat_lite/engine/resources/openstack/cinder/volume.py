@@ -104,7 +104,7 @@ class Volume(client_resource.ClientResource):
     def handle_create(self):
         props = self.properties
         image = props["image"] or props["imageRef"]
-        image_id = self.client_plugin("glance").find_image_id(image) if image else None
+        image_id = self.client_plugin("glance").find_image_by_name_or_id(image) if image else None
         volume = self.client_plugin().create_volume(
             props["name"] or self.physical_resource_name(),
             props["size"] or 1,

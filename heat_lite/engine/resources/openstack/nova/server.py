@@ -266,7 +266,7 @@ class Server(server_network_mixin.ServerNetworkMixin, client_resource.ClientReso
     # -- create -----------------------------------------------------------------------------
 
     def _image_id(self, image):
-        return self.client_plugin("glance").find_image_id(image)
+        return self.client_plugin("glance").find_image_by_name_or_id(image)
 
     def _boot_volume(self):
         for bdm in (self.properties["block_device_mapping_v2"] or []) + (
@@ -378,7 +378,7 @@ class Server(server_network_mixin.ServerNetworkMixin, client_resource.ClientReso
 
     def check_update_complete(self, server_id):
         """As Heat's check_resize: a resize waiting in VERIFY_RESIZE is confirmed."""
-        if self._show_resource()["status"] == "VERIFY_RESIZE":
+        if self._status_resource()["status"] == "VERIFY_RESIZE":
             self.client_plugin().confirm_resize(self.resource_id)
             return False
         return self.wait_for_status("ACTIVE")
@@ -418,6 +418,10 @@ class Server(server_network_mixin.ServerNetworkMixin, client_resource.ClientReso
 
     def _show_resource(self):
         return self.client_plugin().show_server(self.resource_id)
+
+    def _status_resource(self):
+        # as Heat's _check_active: the server alone, not show_server's flavor look-up
+        return self.client_plugin().show("server", self.resource_id)
 
     def _resolve_attribute(self, name, server):
         if name == "addresses":

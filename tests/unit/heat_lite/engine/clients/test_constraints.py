@@ -215,7 +215,7 @@ def test_flavor_and_image_ids_are_remembered_too(ctx, cached, monkeypatch):
     asked = []
     for cls, name in (
         (nova.NovaClientPlugin, "get_flavor"),
-        (glance.GlanceClientPlugin, "find_image_by_name_or_id"),
+        (glance.GlanceClientPlugin, "get_image"),
     ):
         real = getattr(cls, name)
 
@@ -226,6 +226,32 @@ def test_flavor_and_image_ids_are_remembered_too(ctx, cached, monkeypatch):
         monkeypatch.setattr(cls, name, counting)
     for _ in range(2):
         assert clients.client_plugin(ctx, "nova").find_flavor_by_name_or_id("m1.small") == "2"
-        image = clients.client_plugin(ctx, "glance").find_image_id("cirros-0.6.2")
+        image = clients.client_plugin(ctx, "glance").find_image_by_name_or_id("cirros-0.6.2")
     assert image == clients.client_plugin(ctx, "glance").show("image", image)["id"]
-    assert asked == [("get_flavor", "m1.small"), ("find_image_by_name_or_id", "cirros-0.6.2")]
+    assert asked == [("get_flavor", "m1.small"), ("get_image", "cirros-0.6.2")]
+
+
+def test_a_validated_flavor_or_image_is_found_again_without_asking(ctx, cached, monkeypatch):
+    """As in Heat, nova.flavor and glance.image validate through the finders
+    (find_flavor_by_name_or_id, find_image_by_name_or_id): the create that follows a
+    validation takes the id the validation found."""
+    from heat_lite.engine.clients.rest import glance, nova
+
+    asked = []
+    for cls, name in (
+        (nova.NovaClientPlugin, "get_flavor"),
+        (glance.GlanceClientPlugin, "get_image"),
+    ):
+        real = getattr(cls, name)
+
+        def counting(plugin, value, real=real, name=name):
+            asked.append(name)
+            return real(plugin, value)
+
+        monkeypatch.setattr(cls, name, counting)
+    _check("nova.flavor", "m1.small", ctx)
+    _check("glance.image", "cirros-0.6.2", ctx)
+    assert asked == ["get_flavor", "get_image"]
+    assert clients.client_plugin(ctx, "nova").find_flavor_by_name_or_id("m1.small") == "2"
+    assert clients.client_plugin(ctx, "glance").find_image_by_name_or_id("cirros-0.6.2")
+    assert asked == ["get_flavor", "get_image"]
