@@ -131,20 +131,33 @@ def _load_yaml(text, kind, limit):
         loader.dispose()
 
 
+# the exact types of a parsed document's scalars: the walks over templates (here and in
+# heat_lite.engine's parse, resolve, validate and dependencies) pass them by with one set
+# look-up instead of the ABC checks (Mapping, Iterable) a container needs
+SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))
+
+
 def check_depth(data):
-    """ValueError when ``data`` (parsed JSON/YAML) nests more than MAX_NESTING_DEPTH deep."""
-    stack = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, collections.abc.Mapping):
-            children = value.values()
-        elif isinstance(value, list | tuple):
-            children = value
-        else:
-            continue
-        if depth > MAX_NESTING_DEPTH:
+    """ValueError when ``data`` (parsed JSON/YAML) nests more than MAX_NESTING_DEPTH deep.
+
+    Level by level, scalars passed by as SCALAR_TYPES."""
+    level, depth = [data], 1
+    while level:
+        children, containers = [], False
+        for value in level:
+            kind = type(value)
+            if kind in SCALAR_TYPES:
+                continue
+            if kind is dict or isinstance(value, collections.abc.Mapping):
+                children.extend(value.values())
+            elif kind is list or isinstance(value, list | tuple):
+                children.extend(value)
+            else:
+                continue
+            containers = True
+        if containers and depth > MAX_NESTING_DEPTH:
             raise NestingTooDeep()
-        stack.extend((child, depth + 1) for child in children)
+        level, depth = children, depth + 1
 
 
 def load_json(text):

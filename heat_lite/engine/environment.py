@@ -139,7 +139,6 @@ def resolve_type(env, type_name, resource_name=None):
     plugin type name or a provider template name. Per-resource entries win over global
     ones; aliases chain (``A: B``, ``B: OS::Heat::None``)."""
     registry = (env or {}).get(RESOURCE_REGISTRY) or {}
-    global_map = {k: v for k, v in registry.items() if k != "resources"}
     current = type_name
     seen = {current}
     for _hop in range(MAX_ALIAS_HOPS):
@@ -148,8 +147,8 @@ def resolve_type(env, type_name, resource_name=None):
             target = _lookup(entry, current)
             if target is not None:
                 break
-        if target is None:
-            target = _lookup(global_map, current)
+        if target is None:  # the global entries ("resources", a map, is never a target)
+            target = _lookup(registry, current)
         if target is None or target == current or is_template(current):
             return current
         if target in seen:

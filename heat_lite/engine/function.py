@@ -41,6 +41,7 @@ import collections.abc
 import itertools
 
 from heat_lite.common import exception
+from heat_lite.common.template_format import SCALAR_TYPES
 from heat_lite.conf import CONF
 
 
@@ -165,6 +166,11 @@ def is_list(value):
 
 
 def _is_list(snippet):
+    kind = type(snippet)
+    if kind is list:
+        return True
+    if kind in SCALAR_TYPES or kind is dict:
+        return False
     return isinstance(snippet, collections.abc.Iterable) and not isinstance(
         snippet, (str, bytes, collections.abc.Mapping)
     )
@@ -217,6 +223,8 @@ def resolve(snippet, nullable=False):
     enclosing map entry or list item; at the top level it becomes None unless nullable.
     No function's result may be bigger than ``max_resolved_value_size`` (check_size).
     """
+    if type(snippet) in SCALAR_TYPES:
+        return snippet
     if isinstance(snippet, Function):
         result = snippet.result()
         check_result_size(snippet.fn_name, result)
@@ -234,6 +242,8 @@ def resolve(snippet, nullable=False):
 
 def validate(snippet, path=None):
     """Validate every function; errors become StackValidationFailed at their path."""
+    if type(snippet) in SCALAR_TYPES:
+        return
     if path is None:
         path = []
     elif isinstance(path, str):
@@ -257,6 +267,8 @@ def validate(snippet, path=None):
 
 def dependencies(snippet, path=""):
     """Iterate over the names of resources referenced in a parsed snippet."""
+    if type(snippet) in SCALAR_TYPES:
+        return iter(())
     if isinstance(snippet, Function):
         return snippet.dependencies(path)
     if isinstance(snippet, collections.abc.Mapping):

@@ -296,6 +296,8 @@ def parse(functions, stack, snippet, path="", template=None):
     A function whose arguments are wrong raises StackValidationFailed at its path
     (``resources.r.properties.name.list_join: Incorrect arguments to ...``).
     """
+    if type(snippet) in template_format.SCALAR_TYPES:
+        return snippet
     recurse = functools.partial(parse, functions, stack, template=template)
     if isinstance(snippet, collections.abc.Mapping):
         if len(snippet) == 1:

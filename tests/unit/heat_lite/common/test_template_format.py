@@ -170,3 +170,23 @@ def test_check_size_default_limit():
     template_format.check_size("x" * 524288)
     with pytest.raises(exception.RequestLimitExceeded, match=r"\(524289 bytes\).*\(524288 bytes\)"):
         template_format.check_size("x" * 524289)
+
+
+def test_depth_counts_every_kind_of_container():
+    """Mappings other than dict and tuples nest as dicts and lists do; scalars of any
+    type (a str subclass too) end a branch."""
+    import types
+
+    class Name(str):
+        pass
+
+    def nest(depth, wrap):
+        value = Name("leaf")
+        for _ in range(depth - 1):
+            value = wrap(value)
+        return {"heat_template_version": "2018-08-31", "a": value}
+
+    for wrap in (lambda v: (v,), lambda v: types.MappingProxyType({"k": v}), lambda v: [v]):
+        template_format.check_depth(nest(100, wrap))
+        with pytest.raises(ValueError, match="nested more than 100 levels deep"):
+            template_format.check_depth(nest(101, wrap))
