@@ -208,8 +208,9 @@ def test_finder_off_asks_every_time(ctx, finds, group):
     assert len(finds) == 2
 
 
-def test_flavor_and_image_ids_are_remembered_too(ctx, cached, monkeypatch):
-    """Heat's nova and glance plugins memoize _find_flavor_id and _find_image_id alike."""
+@pytest.fixture
+def gets(monkeypatch):
+    """The flavor and image look-ups the nova and glance plugins make, as (name, value)."""
     from heat_lite.engine.clients.rest import glance, nova
 
     asked = []
@@ -224,34 +225,25 @@ def test_flavor_and_image_ids_are_remembered_too(ctx, cached, monkeypatch):
             return real(plugin, value)
 
         monkeypatch.setattr(cls, name, counting)
+    return asked
+
+
+def test_flavor_and_image_ids_are_remembered_too(ctx, cached, gets):
+    """Heat's nova and glance plugins memoize _find_flavor_id and _find_image_id alike."""
     for _ in range(2):
         assert clients.client_plugin(ctx, "nova").find_flavor_by_name_or_id("m1.small") == "2"
         image = clients.client_plugin(ctx, "glance").find_image_by_name_or_id("cirros-0.6.2")
     assert image == clients.client_plugin(ctx, "glance").show("image", image)["id"]
-    assert asked == [("get_flavor", "m1.small"), ("get_image", "cirros-0.6.2")]
+    assert gets == [("get_flavor", "m1.small"), ("get_image", "cirros-0.6.2")]
 
 
-def test_a_validated_flavor_or_image_is_found_again_without_asking(ctx, cached, monkeypatch):
+def test_a_validated_flavor_or_image_is_found_again_without_asking(ctx, cached, gets):
     """As in Heat, nova.flavor and glance.image validate through the finders
     (find_flavor_by_name_or_id, find_image_by_name_or_id): the create that follows a
     validation takes the id the validation found."""
-    from heat_lite.engine.clients.rest import glance, nova
-
-    asked = []
-    for cls, name in (
-        (nova.NovaClientPlugin, "get_flavor"),
-        (glance.GlanceClientPlugin, "get_image"),
-    ):
-        real = getattr(cls, name)
-
-        def counting(plugin, value, real=real, name=name):
-            asked.append(name)
-            return real(plugin, value)
-
-        monkeypatch.setattr(cls, name, counting)
     _check("nova.flavor", "m1.small", ctx)
     _check("glance.image", "cirros-0.6.2", ctx)
-    assert asked == ["get_flavor", "get_image"]
+    assert gets == [("get_flavor", "m1.small"), ("get_image", "cirros-0.6.2")]
     assert clients.client_plugin(ctx, "nova").find_flavor_by_name_or_id("m1.small") == "2"
     assert clients.client_plugin(ctx, "glance").find_image_by_name_or_id("cirros-0.6.2")
-    assert asked == ["get_flavor", "get_image"]
+    assert len(gets) == 2
