@@ -58,15 +58,30 @@ def pytest_collection_finish(session):
         )
 
 
+# the order modules run in: the integration layer's (a few tests each, 20-100 s of real
+# processes) first, the unit layer's (many short tests, which even out the workers' ends)
+# last; `-n 2 --dist loadfile` hands modules out in this order (pyproject's addopts keep
+# pytest-xdist from reordering them by their count of tests, which put the longest
+# modules last and left one worker running them alone for minutes)
+RUN_ORDER = ("integration", "functional", "unit")
+
+
+def _layer(item):
+    try:
+        return pathlib.Path(item.fspath).relative_to(TESTS).parts[0]
+    except ValueError:
+        return None
+
+
 def pytest_collection_modifyitems(items):
-    """tests/<layer>/... -> pytest.mark.<layer>, so ``-m unit`` selects every unit test."""
+    """tests/<layer>/... -> pytest.mark.<layer>, so ``-m unit`` selects every unit test;
+    modules in RUN_ORDER (each module's tests stay together and in order)."""
     for item in items:
-        try:
-            layer = pathlib.Path(item.fspath).relative_to(TESTS).parts[0]
-        except ValueError:
-            continue
+        layer = _layer(item)
         if layer in LAYERS and not item.get_closest_marker(layer):
             item.add_marker(getattr(pytest.mark, layer))
+    rank = {layer: i for i, layer in enumerate(RUN_ORDER)}
+    items.sort(key=lambda item: rank.get(_layer(item), len(RUN_ORDER)))
 
 
 @pytest.fixture
