@@ -1,15 +1,8 @@
 """The simulated cloud's console scripts.
 
-Importing this package (which every ``simcloud.cmd.<script>`` module does before its own
-first line runs) prepares eventlet for the services:
-
-* its deprecation banner is silenced: the services use eventlet on purpose, and eight
-  lines of warning on every start, ``--help`` included, tell an operator nothing;
-* its green DNS resolver is off (``EVENTLET_NO_GREENDNS=yes`` unless the environment says
-  otherwise, as Nova sets it): importing dnspython for it cost each process ~0.6 s of CPU
-  of a ~2 s start, and the services only resolve the few hosts of their config (the
-  database, the broker, the other services), which the system resolver answers at once.
-"""
+Importing this package, which each script's module does first, prepares eventlet: its
+deprecation banner off, its green DNS resolver off unless the environment says otherwise
+(docs/limits-and-config.md, "eventlet's DNS resolver")."""
 
 import os
 import warnings
