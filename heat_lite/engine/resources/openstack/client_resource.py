@@ -158,9 +158,11 @@ class ClientResource(resource.Resource):
         one, unless a plugin's show adds look-ups a status needs not."""
         return self._show_resource()
 
-    def wait_for_status(self, ready, failed=("ERROR", "error")):
-        """True once the object is ``ready``; its error state raises ResourceInError."""
-        obj = self._status_resource()
+    def wait_for_status(self, ready, failed=("ERROR", "error"), obj=None):
+        """True once the object (``obj``, when the caller read it already) is ``ready``;
+        its error state raises ResourceInError."""
+        if obj is None:
+            obj = self._status_resource()
         if obj["status"] == ready:
             return True
         if obj["status"] in failed:

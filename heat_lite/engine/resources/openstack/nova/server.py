@@ -378,10 +378,11 @@ class Server(server_network_mixin.ServerNetworkMixin, client_resource.ClientReso
 
     def check_update_complete(self, server_id):
         """As Heat's check_resize: a resize waiting in VERIFY_RESIZE is confirmed."""
-        if self._status_resource()["status"] == "VERIFY_RESIZE":
+        server = self._status_resource()
+        if server["status"] == "VERIFY_RESIZE":
             self.client_plugin().confirm_resize(self.resource_id)
             return False
-        return self.wait_for_status("ACTIVE")
+        return self.wait_for_status("ACTIVE", obj=server)
 
     # -- check, suspend, resume ----------------------------------------------------------
 
