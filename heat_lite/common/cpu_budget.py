@@ -12,8 +12,14 @@ time: ``RequestLimitExceeded``. In a process that is not monkey-patched (unit te
 runs in the calling thread, bounded the same way.
 
 The bound is enforced by a trace function of the evaluating thread that looks at the
-thread's CPU clock every ``CHECK_EVERY`` Python calls and raises ``_OverBudget`` (a
+thread's CPU clock every ``CHECK_EVERY`` Python calls. Once over, it arms a profile
+function that raises ``_OverBudget`` at the thread's next call or return (a
 BaseException, so that no ``except Exception`` inside the evaluated code swallows it).
+The tracer itself never raises: the interpreter removes a trace or profile function that
+raises, and a stop that is swallowed anyway (a ``__del__`` or a weakref callback run by
+the garbage collector in the middle of the evaluation swallows every exception, and so
+does an ``except BaseException``) would otherwise leave the evaluation unbounded. The
+tracer stays and arms the stop again ``CHECK_EVERY`` calls later, until one gets out.
 Code that runs long without a Python call (one huge C-level operation) is not
 interrupted: the evaluated library must bound those itself (yaql's memory quota and
 iterator limit do).
@@ -42,22 +48,30 @@ def _run_bounded(func, args, seconds):
         return func(*args)
     deadline = time.thread_time() + seconds
     calls = 0
+    running = True
+
+    def stop(frame, event, arg):
+        if running:
+            raise _OverBudget()  # and the interpreter removes this profile function
 
     def tracer(frame, event, arg):
         nonlocal calls
         calls += 1
         if calls % CHECK_EVERY == 0 and time.thread_time() > deadline:
-            raise _OverBudget()
+            sys.setprofile(stop)
         return None  # no line events: only calls are counted
 
-    previous = sys.gettrace()
-    sys.settrace(tracer)
+    previous_trace, previous_profile = sys.gettrace(), sys.getprofile()
     try:
-        return func(*args)
+        sys.settrace(tracer)
+        try:
+            return func(*args)
+        finally:
+            running = False  # a stop still armed lets the two calls below through
+            sys.settrace(previous_trace)
+            sys.setprofile(previous_profile)
     except _OverBudget:
         raise _Exceeded()
-    finally:
-        sys.settrace(previous)
 
 
 def call(func, *args, seconds=None, what=None):

@@ -129,3 +129,48 @@ def test_cpu_budget_restores_the_previous_trace_function():
     thread = threading.Thread(target=run)
     thread.start()
     thread.join()
+
+
+def _spin(seconds):
+    """Python calls for ``seconds`` of wall time (a bound on a test that would hang)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        (lambda: None)()
+    return "not stopped"
+
+
+class _SwallowsInDel:
+    def __del__(self):
+        _spin(1.0)
+
+
+def _stop_swallowed_by_except_base_exception():
+    try:
+        _spin(1.0)
+    except BaseException:
+        pass
+    return _spin(5.0)
+
+
+def _stop_swallowed_by_a_finalizer():
+    _SwallowsInDel()  # dropped at once: its __del__ runs here and swallows any exception
+    return _spin(5.0)
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.parametrize(
+    "func", [_stop_swallowed_by_except_base_exception, _stop_swallowed_by_a_finalizer]
+)
+def test_cpu_budget_stops_again_after_a_stop_is_swallowed(func):
+    """The interpreter removes a trace function that raises: the bound must outlive a stop
+    that the evaluated code (or the garbage collector, in a __del__) swallows."""
+    with pytest.raises(exception.RequestLimitExceeded):
+        cpu_budget.call(func, seconds=0.1, what="loop")
+
+
+def test_cpu_budget_leaves_no_profile_function():
+    import sys
+
+    with pytest.raises(exception.RequestLimitExceeded):
+        cpu_budget.call(_spin, 5.0, seconds=0.1, what="loop")
+    assert sys.gettrace() is None and sys.getprofile() is None
