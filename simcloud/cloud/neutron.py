@@ -153,8 +153,9 @@ class NeutronService(security_groups.SecurityGroups, base.SimService):
 
     # -- addresses ------------------------------------------------------------------------
 
-    def _ports_on_subnet(self, subnet_id, owner_not=None):
-        subnet = self.show("subnet", subnet_id)
+    def _ports_on_subnet(self, subnet_id, owner_not=None, subnet=None):
+        subnet = subnet or self.show("subnet", subnet_id)
+        subnet_id = subnet["id"]
         for port in self.list("port", network_id=subnet["network_id"]):
             if owner_not is not None and port["device_owner"] == owner_not:
                 continue
@@ -163,7 +164,9 @@ class NeutronService(security_groups.SecurityGroups, base.SimService):
 
     def _allocate(self, subnet, ip_address=None):
         used = {
-            ip["ip_address"] for p in self._ports_on_subnet(subnet["id"]) for ip in p["fixed_ips"]
+            ip["ip_address"]
+            for p in self._ports_on_subnet(None, subnet=subnet)
+            for ip in p["fixed_ips"]
         }
         if ip_address is not None:
             if ip_address in used:
@@ -403,12 +406,14 @@ class NeutronService(security_groups.SecurityGroups, base.SimService):
         floating_ip_address=None,
         **props,
     ):
-        net_id = self.show("net", floating_network_id)["id"]
-        net = self.show("net", net_id)
+        net = self.show("net", floating_network_id)
+        net_id = net["id"]
         if not net["router:external"]:
             raise exception.BadRequest(
                 "Bad floatingip request: Network %s is not a valid external network." % net_id
             )
+        # an association that cannot be made fails the request before anything is stored
+        associated = self._association(net_id, port_id, fixed_ip_address) if port_id else {}
         # the address is held by a port of the external network, as in Neutron
         wanted = [{"ip_address": floating_ip_address}] if floating_ip_address else None
         port = self.create_port(net_id, fixed_ips=wanted, device_owner=FLOATINGIP_OWNER)
@@ -423,10 +428,9 @@ class NeutronService(security_groups.SecurityGroups, base.SimService):
             fixed_ip_address=None,
             router_id=None,
         )
-        fip = self.create("floatingip", "", values, ready=DOWN)
+        values.update(associated)
+        fip = self.create("floatingip", "", values, ready=ACTIVE if associated else DOWN)
         self.update("port", port["id"], device_id=fip["id"])
-        if port_id:
-            fip = self.update_floatingip(fip["id"], port_id, fixed_ip_address)
         return fip
 
     def _router_between(self, ext_net_id, subnet_id):
@@ -450,6 +454,13 @@ class NeutronService(security_groups.SecurityGroups, base.SimService):
             return self.update(
                 "floatingip", fip_id, port_id=None, fixed_ip_address=None, router_id=None
             )
+        associated = self._association(fip["floating_network_id"], port_id, fixed_ip_address)
+        self.set_status("floatingip", fip_id, ACTIVE)
+        return self.update("floatingip", fip_id, **associated)
+
+    def _association(self, ext_net_id, port_id, fixed_ip_address):
+        """The port_id, fixed_ip_address and router_id of a floating IP of ``ext_net_id``
+        associated with ``port_id``; Neutron's errors when it cannot be."""
         port = self.show("port", port_id)
         if not port["fixed_ips"]:
             raise exception.BadRequest("Port %s does not have an IP address." % port_id)
@@ -457,22 +468,14 @@ class NeutronService(security_groups.SecurityGroups, base.SimService):
             (ip for ip in port["fixed_ips"] if ip["ip_address"] == fixed_ip_address),
             port["fixed_ips"][0],
         )
-        router_id = self._router_between(fip["floating_network_id"], fixed["subnet_id"])
+        router_id = self._router_between(ext_net_id, fixed["subnet_id"])
         if router_id is None:
             raise exception.NotFound(
                 "External network %s is not reachable from subnet %s.  Therefore, cannot "
-                "associate Port %s with a Floating IP."
-                % (fip["floating_network_id"], fixed["subnet_id"], port_id),
+                "associate Port %s with a Floating IP." % (ext_net_id, fixed["subnet_id"], port_id),
                 neutron_type="ExternalGatewayForFloatingIPNotFound",
             )
-        self.set_status("floatingip", fip_id, ACTIVE)
-        return self.update(
-            "floatingip",
-            fip_id,
-            port_id=port_id,
-            fixed_ip_address=fixed["ip_address"],
-            router_id=router_id,
-        )
+        return {"port_id": port_id, "fixed_ip_address": fixed["ip_address"], "router_id": router_id}
 
     def delete_floatingip(self, fip_id):
         self.show("floatingip", fip_id)

@@ -369,6 +369,10 @@ def test_floating_ip_needs_a_router_to_the_port(simcloud):
     body = {"floatingip": {"floating_network_id": public["id"], "port_id": port["port"]["id"]}}
     err = simcloud.post(N + "/floatingips", body, status=404).json["NeutronError"]
     assert err["type"] == "ExternalGatewayForFloatingIPNotFound"
+    # nothing is stored: neither the floating IP nor the port that would hold its address
+    assert simcloud.get(N + "/floatingips").json["floatingips"] == []
+    ports = simcloud.get(N + "/ports?network_id=" + public["id"]).json["ports"]
+    assert [p for p in ports if p["device_owner"] == "network:floatingip"] == []
 
 
 def test_port_unbound_by_update_goes_down(simcloud):
