@@ -17,6 +17,10 @@ from simcloud.cmd import common  # noqa: E402
 
 LOG = logging.getLogger(__name__)
 
+# how soon a SIGTERM is acted on: the signal handler only sets an event, which a
+# green wait does not always notice before its timeout (1 s made every stop ~1 s longer)
+SIGNAL_POLL_S = 0.1
+
 
 def main(argv=None):
     conf = common.prepare(sys.argv[1:] if argv is None else argv, "simcloud-api")
@@ -43,7 +47,7 @@ def main(argv=None):
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    while not stopping.wait(1) and not server.dead:
+    while not stopping.wait(SIGNAL_POLL_S) and not server.dead:
         pass
     server.kill()
     LOG.info("simcloud-api stopped")
