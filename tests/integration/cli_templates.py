@@ -105,6 +105,18 @@ resources:
       action_wait_secs: {create: 30, update: 30}
 """
 
+# a delete that lasts a few seconds: `stack delete --wait` polls the events by the stack's
+# name, which a finished delete no longer resolves (the CLI then prints nothing, as it would
+# against Heat); a TestResource of demo.yaml was sometimes gone before the first poll
+SLOW_DELETE = """\
+heat_template_version: 2016-10-14
+resources:
+  r:
+    type: OS::Heat::TestResource
+    properties:
+      action_wait_secs: {delete: 3}
+"""
+
 META = """\
 heat_template_version: 2016-10-14
 resources:
@@ -202,6 +214,7 @@ FILES = {
     "child.yaml": CHILD,
     "parent.yaml": PARENT,
     "slow.yaml": SLOW,
+    "slow_delete.yaml": SLOW_DELETE,
     "meta.yaml": META,
     "hook_env.yaml": HOOK_ENV,
     "slow_update.yaml": SLOW_UPDATE,

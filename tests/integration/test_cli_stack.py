@@ -373,7 +373,7 @@ def test_failures_list(cli, cli_hc):
 
 
 def test_delete_wait_and_errors(cli, cli_hc):
-    stack_id = cli.value("stack", "create", "-t", "demo.yaml", "d1", "-c", "id")
+    stack_id = cli.value("stack", "create", "-t", "slow_delete.yaml", "d1", "-c", "id")
     _wait(cli_hc, "d1", {"CREATE_COMPLETE"})
     out = cli("stack", "delete", "-y", "--wait", "d1")
     assert "[d1]: DELETE_IN_PROGRESS  Stack DELETE started" in out
