@@ -163,8 +163,13 @@ class SimService:
             raise self.not_found(entity, obj_id)
         return _visible(obj)
 
-    def set_status(self, entity, obj_id, status):
-        return db.update(obj_id, status=status)
+    def set_status(self, entity, obj_id, status, **props):
+        """The object's status, and ``props`` merged in, in one write (not a set_status and
+        an update: two transactions); the object as it is now, NotFound if it is gone."""
+        obj = db.update(obj_id, status=status, properties=props)
+        if obj is None:
+            raise self.not_found(entity, obj_id)
+        return _visible(obj)
 
     def delete(self, entity, obj_id):
         """Remove the object; NotFound if it was gone already."""

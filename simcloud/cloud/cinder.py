@@ -75,6 +75,7 @@ class CinderService(base.SimService):
         for volume in self.list("volume"):
             attachments = [a for a in volume["attachments"] if a["server_id"] != server_id]
             if len(attachments) != len(volume["attachments"]):
-                self.update("volume", volume["id"], attachments=attachments)
-                if not attachments:
-                    self.set_status("volume", volume["id"], AVAILABLE)
+                if attachments:
+                    self.update("volume", volume["id"], attachments=attachments)
+                else:
+                    self.set_status("volume", volume["id"], AVAILABLE, attachments=attachments)

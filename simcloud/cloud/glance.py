@@ -84,15 +84,15 @@ class GlanceService(base.SimService):
             raise exception.Conflict(
                 "Image status transition from %s to saving is not allowed" % image["status"]
             )
-        self.update(
+        self.set_status(
             "image",
             image_id,
+            ACTIVE,
             size=len(data),
             checksum=hashlib.md5(data, usedforsecurity=False).hexdigest(),
             os_hash_algo="sha512",
             os_hash_value=hashlib.sha512(data).hexdigest(),
         )
-        self.set_status("image", image_id, ACTIVE)
         return self.show("image", image_id)
 
     def update_image(self, image_id, name=None, remove=(), **props):

@@ -125,13 +125,13 @@ class NeutronService(security_groups.SecurityGroups, base.SimService):
 
     def delete_subnet(self, subnet_id):
         subnet = self.show("subnet", subnet_id)
-        if any(self._ports_on_subnet(subnet_id, owner_not=ROUTER_INTERFACE)):
+        if any(self._ports_on_subnet(subnet, owner_not=ROUTER_INTERFACE)):
             raise exception.Conflict(
                 "Unable to complete operation on subnet %s: One or more ports have an IP "
                 "allocation from this subnet." % subnet_id,
                 neutron_type="SubnetInUse",
             )
-        for port in self._ports_on_subnet(subnet_id):
+        for port in self._ports_on_subnet(subnet):
             self.delete("port", port["id"])
         net = db.get(subnet["network_id"])
         if net is not None:
@@ -153,8 +153,7 @@ class NeutronService(security_groups.SecurityGroups, base.SimService):
 
     # -- addresses ------------------------------------------------------------------------
 
-    def _ports_on_subnet(self, subnet_id, owner_not=None, subnet=None):
-        subnet = subnet or self.show("subnet", subnet_id)
+    def _ports_on_subnet(self, subnet, owner_not=None):
         subnet_id = subnet["id"]
         for port in self.list("port", network_id=subnet["network_id"]):
             if owner_not is not None and port["device_owner"] == owner_not:
@@ -163,11 +162,7 @@ class NeutronService(security_groups.SecurityGroups, base.SimService):
                 yield port
 
     def _allocate(self, subnet, ip_address=None):
-        used = {
-            ip["ip_address"]
-            for p in self._ports_on_subnet(None, subnet=subnet)
-            for ip in p["fixed_ips"]
-        }
+        used = {ip["ip_address"] for p in self._ports_on_subnet(subnet) for ip in p["fixed_ips"]}
         if ip_address is not None:
             if ip_address in used:
                 raise exception.Conflict(
@@ -270,15 +265,15 @@ class NeutronService(security_groups.SecurityGroups, base.SimService):
         port = self.show("port", port_id)
         if port["device_id"] and port["device_id"] != device_id:
             raise exception.Conflict("Port %s is still in use." % port_id, neutron_type="PortInUse")
-        self.set_status("port", port_id, ACTIVE)
-        return self.update("port", port_id, device_id=device_id, device_owner=device_owner)
+        return self.set_status(
+            "port", port_id, ACTIVE, device_id=device_id, device_owner=device_owner
+        )
 
     def unbind_ports(self, device_id):
         """Free the ports a device was given (not those Nova made for it)."""
         for port in db.get_all(self.kind("port"), device_id=device_id):
             if not port.get("_auto"):
-                self.set_status("port", port["id"], DOWN)
-                self.update("port", port["id"], device_id="", device_owner="")
+                self.set_status("port", port["id"], DOWN, device_id="", device_owner="")
 
     def release_port(self, port_id):
         """A server let go of one port: gone if Nova made it, unbound otherwise."""
@@ -287,8 +282,7 @@ class NeutronService(security_groups.SecurityGroups, base.SimService):
             self._disassociate_port(port_id)
             db.delete(port_id)
         elif row is not None:
-            self.set_status("port", port_id, DOWN)
-            self.update("port", port_id, device_id="", device_owner="")
+            self.set_status("port", port_id, DOWN, device_id="", device_owner="")
 
     def release_device(self, device_id):
         """A server went: ports Nova made go, others are unbound (and their FIPs stay)."""
@@ -450,13 +444,11 @@ class NeutronService(security_groups.SecurityGroups, base.SimService):
         """Associate with ``port_id`` (None: disassociate)."""
         fip = self.show("floatingip", fip_id)
         if not port_id:
-            self.set_status("floatingip", fip_id, DOWN)
-            return self.update(
-                "floatingip", fip_id, port_id=None, fixed_ip_address=None, router_id=None
+            return self.set_status(
+                "floatingip", fip_id, DOWN, port_id=None, fixed_ip_address=None, router_id=None
             )
         associated = self._association(fip["floating_network_id"], port_id, fixed_ip_address)
-        self.set_status("floatingip", fip_id, ACTIVE)
-        return self.update("floatingip", fip_id, **associated)
+        return self.set_status("floatingip", fip_id, ACTIVE, **associated)
 
     def _association(self, ext_net_id, port_id, fixed_ip_address):
         """The port_id, fixed_ip_address and router_id of a floating IP of ``ext_net_id``
