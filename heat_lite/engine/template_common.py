@@ -53,16 +53,17 @@ class CommonTemplate(template.Template):
 
     # -- parameters
 
+    _schemata = None  # param_schemata() without defaults, once built
+
     def param_schemata(self, param_defaults=None):
         """{name: Schema}; InvalidSchemaError for a bad definition. Without defaults the
         schemata are built once per template (a stack's parameters are made on every
         resource check; the k8s root template declares ~100): callers must not change them."""
         if param_defaults:
             return self._param_schemata(param_defaults)
-        schemata = self.__dict__.get("_schemata")
-        if schemata is None:
-            schemata = self.__dict__["_schemata"] = self._param_schemata(None)
-        return schemata
+        if self._schemata is None:
+            self._schemata = self._param_schemata(None)
+        return self._schemata
 
     def _param_schemata(self, param_defaults):
         section = self.t.get(self.PARAMETERS) or {}
