@@ -217,10 +217,19 @@ class Resource:
         if abandon:
             steps = lambda: (self.handle_abandon, self.check_abandon_complete)  # noqa: E731
         else:
+            self._freeze_properties()
             steps = lambda: (self.handle_delete, self.check_delete_complete)  # noqa: E731
         self._run_action(DELETE, engine_id, timeout, steps)
         if self.stack.action == DELETE and not abandon:
             self._break_if_required(DELETE, hooks.POST_DELETE, engine_id, timeout)
+
+    def _freeze_properties(self):
+        """Read the properties from the values stored when the resource was built (Heat's
+        frozen_properties): a delete acts on the objects the resource made. A delete
+        traversal sends no data of other resources, so a live ``get_resource`` would give
+        the other resource's name, not its id."""
+        if self.properties_data is not None and self.validate_properties:
+            self.properties = self.t.properties(self.properties_schema, stored=self.properties_data)
 
     def update_convergence(self, template_id, requires, engine_id, timeout, new_defn):
         """Bring the resource to ``new_defn``: in place, or raise UpdateReplace.

@@ -188,11 +188,12 @@ class ResourceDefinition:
         """The property snippet with every function resolved."""
         return function.resolve(self._properties) or {}
 
-    def properties(self, schema, context=None):
-        """A Properties view of this definition against a resource type's schema."""
+    def properties(self, schema, context=None, stored=None):
+        """A Properties view of this definition against a resource type's schema; with
+        ``stored``, of those resolved values instead (Heat's frozen definition)."""
         return properties.Properties(
             schema,
-            self._properties or {},
+            (self._properties or {}) if stored is None else stored,
             function.resolve,
             parent_name=".".join(self._path(PROPERTIES)),
             context=context,

@@ -40,7 +40,19 @@ class OctaviaClientPlugin(base.RestService):
     def view(self, entity, obj):
         return dict(obj, status=obj.get("provisioning_status"))
 
+    def show_member(self, pool_id, member_id):
+        """Member ``member_id`` of pool ``pool_id`` (one request, as Octavia's member_show)."""
+        if not member_id:
+            raise self.not_found("member", member_id)
+        body = self.request("GET", self.url("member", member_id, pool_id=pool_id))
+        return self.view("member", body["member"])
+
+    def delete_member(self, pool_id, member_id):
+        self.request("DELETE", self.url("member", member_id, pool_id=pool_id))
+
     def _member_pool(self, member_id):
+        """The pool of a member known only by its id: every pool is listed (callers that
+        know the pool say so: show_member, delete_member)."""
         for pool in self.list("pool"):
             if any(m["id"] == member_id for m in pool.get("members") or []):
                 return pool["id"]

@@ -206,3 +206,30 @@ def test_plugin_validation_rejects_the_stack(heat):
         "Cannot define the following properties at the same time: subnet, subnet_id, port, port_id."
     )
     assert heat.cloud.objects() == []
+
+
+def test_a_member_is_reached_through_its_pool(heat, monkeypatch):
+    """A member's status waits and its delete ask for it under its pool (Heat's
+    member_show(pool_id, member_id)): nothing lists the cloud's pools to find it, a
+    request whose cost grew with every load balancer of the cloud."""
+    from heat_lite.engine.clients.rest import base
+
+    calls = []
+    request = base.RestService.request
+
+    def recording(service, method, url, *args, **kwargs):
+        calls.append((method, url.split("?")[0]))
+        return request(service, method, url, *args, **kwargs)
+
+    monkeypatch.setattr(base.RestService, "request", recording)
+    ident = heat.client.create_stack(heat.ctx, "lb", _lb_template("OS::Octavia::"), {}, {}, {})
+    stack = _wait(heat, ident, DONE)
+    assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
+    pool_id = _outputs(stack)["pool_id"]
+    heat.client.delete_stack(heat.ctx, ident)
+    _wait(heat, ident, {"DELETE_COMPLETE"})
+    assert ("GET", "/lbaas/pools") not in calls
+    member_calls = [c for c in calls if "/members/" in c[1]]
+    assert {m for m, _ in member_calls} == {"GET", "DELETE"}
+    assert all(url.startswith("/lbaas/pools/%s/members/" % pool_id) for _, url in member_calls)
+    assert heat.cloud.objects() == []

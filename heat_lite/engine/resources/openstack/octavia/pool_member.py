@@ -1,6 +1,7 @@
 """OS::Octavia::PoolMember: one backend address of a pool."""
 
 from heat_lite.engine import constraints, properties
+from heat_lite.engine.clients import client_exception
 from heat_lite.engine.resources.openstack.octavia import octavia_base
 
 P = properties.Schema
@@ -87,6 +88,23 @@ class PoolMember(octavia_base.PoolChild):
         values = self._values()
         obj = self.client_plugin().create_child("member", "", self._loadbalancer_id(), **values)
         self.resource_id_set(obj["id"])
+
+    # a member is reached through its pool, as Heat's member_show(pool_id, member_id)
+
+    def _show_resource(self):
+        return self.client_plugin().show_member(self._pool_id(), self.resource_id)
+
+    def _delete_resource(self, resource_id):
+        self.client_plugin().delete_member(self._pool_id(), resource_id)
+
+    def check_delete_complete(self, resource_id):
+        if resource_id is None:
+            return True
+        try:
+            self.client_plugin().show_member(self._pool_id(), resource_id)
+        except client_exception.NotFound:
+            return True
+        return False
 
 
 def resource_mapping():
