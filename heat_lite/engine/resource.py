@@ -531,6 +531,13 @@ class Resource:
     def _props_data(self):
         return _resolved(self.properties, self.t)
 
+    def _props_data_or_none(self):
+        """_props_data(), or None when a value cannot be resolved (the action fails)."""
+        try:
+            return self._props_data()
+        except Exception:
+            return None
+
     def store_node_data(self, node_data):
         """Cache what outputs need of this resource (reference and attributes)."""
         db_api.resource_attr_data_set(self.id, node_data)
@@ -662,9 +669,14 @@ class Resource:
             props_data = self._event_properties()
             if not props_data and action != UPDATE:
                 props_data = None  # nothing to show yet: no row needed
-        if status == COMPLETE and action in (CREATE, UPDATE, ADOPT):
+        if (status, action) == (IN_PROGRESS, CREATE):
+            # what the resource is built from, stored from the create's start as Heat's
+            # create() does: a delete reads it even after a failed create
+            self.properties_data = values["properties_data"] = self._props_data_or_none()
+        elif status == COMPLETE and action in (UPDATE, ADOPT):
             # what the resource was built from: the "before" of its next update
             self.properties_data = values["properties_data"] = self._props_data()
+        if status == COMPLETE and action in (CREATE, UPDATE, ADOPT):
             if action == ADOPT:
                 values["rsrc_metadata"] = getattr(self, "_adopted_metadata", {})
             elif action == CREATE or self._metadata_changed:
