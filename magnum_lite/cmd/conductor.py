@@ -8,6 +8,7 @@ eventlet.monkey_patch()
 
 import logging  # noqa: E402
 import sys  # noqa: E402
+import threading  # noqa: E402
 
 import oslo_messaging as messaging  # noqa: E402
 
@@ -15,6 +16,7 @@ from magnum_lite.cmd import common  # noqa: E402
 from magnum_lite.common import rpc, x509  # noqa: E402
 from magnum_lite.conductor import api as conductor_api  # noqa: E402
 from magnum_lite.conductor import handlers, heat_listener  # noqa: E402
+from magnum_lite.drivers.common import driver  # noqa: E402
 from magnum_lite.objects import base as objects_base  # noqa: E402
 from magnum_lite.service import periodic  # noqa: E402
 
@@ -52,9 +54,11 @@ def start_notification_listener(conf):
 
 def start(conf):
     """The conductor's parts, started: the x509 key pool, the RPC server on topic
-    magnum-conductor, the periodic tasks and the notification listener. Returns what
-    stops them, in order."""
+    magnum-conductor, the periodic tasks and the notification listener, and the drivers
+    made ready in the background (their first cluster does not parse their templates).
+    Returns what stops them, in order."""
     x509.key_pool.start()
+    threading.Thread(target=driver.warm_up, name="driver-warm-up", daemon=True).start()
     server = start_rpc_server(conf)
     tasks = periodic.PeriodicTasks(conf.host)
     tasks.start()

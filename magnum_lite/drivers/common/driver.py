@@ -14,12 +14,14 @@ cloud (Heat stacks for the Heat drivers) is its own business.
 
 import abc
 import functools
+import logging
 from importlib import metadata
 
 from magnum_lite.common import exception
 from magnum_lite.conf import CONF
 
 ENTRY_POINT_GROUP = "magnum_lite.drivers"
+LOG = logging.getLogger(__name__)
 
 
 @functools.lru_cache(maxsize=1)
@@ -33,8 +35,28 @@ def load_drivers():
     return drivers
 
 
+def warm_up():
+    """Load every driver and let each prepare what its first cluster would otherwise
+    wait for (a Heat driver parses its template tree); a driver that fails here is
+    only logged: its clusters meet the error themselves."""
+    try:
+        drivers = load_drivers()
+    except Exception:
+        LOG.warning("The cluster drivers could not be loaded", exc_info=True)
+        return
+    for name, driver_cls in drivers.items():
+        try:
+            driver_cls().warm_up()
+        except Exception:
+            LOG.warning("Driver %s could not be prepared", name, exc_info=True)
+
+
 class Driver(abc.ABC):
     """What the conductor asks of a cluster driver (Magnum's driver.Driver)."""
+
+    def warm_up(self):
+        """Prepare this driver's work ahead of its first cluster (nothing by default)."""
+        return None
 
     @property
     @abc.abstractmethod

@@ -15,6 +15,7 @@ driver's TemplateDefinition.
 import abc
 import copy
 import functools
+import importlib
 import logging
 import os
 import string
@@ -47,16 +48,23 @@ def stack_name(cluster, nodegroup=None):
     return ("%s-%s" % (name, short_id.generate_id())).lower()
 
 
+@functools.lru_cache(maxsize=16)
+def _template_tree(template_path):
+    """``(template, files)`` as heatclient's ``template_utils.get_template_contents``
+    makes them: ``files`` holds every referenced template and ``get_file`` target.
+
+    The tree ships with the driver and does not change while the process runs, so it
+    is parsed once (a hundred ms or more); callers copy what they change."""
+    files, template = template_utils.get_template_contents(template_path)
+    return template, files
+
+
 @functools.lru_cache(maxsize=64)
 def _template_contents(template_path, env_paths):
-    """``(template, files, environment_files)`` as heatclient's template_utils make them
-    from the template tree and the environment files (``files`` holding every
-    referenced template, ``get_file`` target and environment file).
-
-    The tree ships with the driver and does not change while the process runs, so the
-    result is kept per (template, environments): parsing it takes a few hundred ms.
-    """
-    files, template = template_utils.get_template_contents(template_path)
+    """``(template, files, environment_files)`` of the tree and the environment files,
+    as heatclient's template_utils make them (``files`` also holds the environments)."""
+    template, tree_files = _template_tree(template_path)
+    files = dict(tree_files)
     environment_files = []
     env_map, _env = template_utils.process_multiple_environments_and_files(
         env_paths=list(env_paths), env_list_tracker=environment_files
@@ -82,6 +90,12 @@ class HeatDriver(driver.Driver):
 
     def _osc(self, context):
         return clients.OpenStackClients(context)
+
+    def warm_up(self):
+        """Parse the template tree and load heatclient's v1 client now, at the
+        conductor's start, not in the first cluster's create."""
+        importlib.import_module("heatclient.v1.client")
+        _template_tree(self.get_template_definition().template_path)
 
     # -- stack bodies -------------------------------------------------------------------
 

@@ -112,6 +112,37 @@ def test_create_sends_what_template_utils_makes(heat, k8s):
     assert "\\n" in params["kube_service_account_private_key"]
 
 
+def test_warm_up_parses_the_tree_before_the_first_cluster(heat, k8s, monkeypatch):
+    """The conductor's start (drivers.common.driver.warm_up) parses each Heat driver's
+    template tree; the first create then parses only its environment files, and the
+    tree's own files are not changed by a stack's environments."""
+    from heatclient.common import template_utils
+
+    from magnum_lite.drivers.common import driver as common_driver
+
+    heat_driver._template_tree.cache_clear()
+    heat_driver._template_contents.cache_clear()
+    parsed = []
+    parse = template_utils.get_template_contents
+
+    def counting(template_file=None, *args, **kwargs):
+        if template_file is not None:  # the tree's root (its templates come by URL)
+            parsed.append(template_file)
+        return parse(template_file, *args, **kwargs)
+
+    monkeypatch.setattr(template_utils, "get_template_contents", counting)
+    common_driver.warm_up()
+    tree_path = k8s.get_template_definition().template_path
+    assert parsed == [tree_path]
+    _template, tree_files = heat_driver._template_tree(tree_path)
+    cluster = fake_cluster(fake_template(master_lb_enabled=True), node_count=2)
+    k8s.create_cluster(CTX, cluster, None)
+    assert parsed == [tree_path]
+    fields = heat.stacks.calls[-1][2]
+    assert set(fields["environment_files"]) <= set(fields["files"])
+    assert not set(fields["environment_files"]) & set(tree_files)
+
+
 def test_every_parameter_sent_is_declared_and_every_required_one_sent(heat, k8s):
     labels = {
         "kube_tag": "v1.27.3",
