@@ -193,26 +193,53 @@ def _first_prepared(stmt, params):
 # raw_template ---------------------------------------------------------------------------
 
 
+def _raw_template_statements():
+    """The inserts of raw_template_create, built once: a template alone, and (PostgreSQL)
+    a template with its files' row in one statement."""
+    row = [
+        sa.bindparam(name, type_=T_RAW.c[name].type).label(name)
+        for name in ("template", "environment", "created_at")
+    ]
+    alone = T_RAW.insert().from_select(
+        [c.name for c in row] + ["files_id"], sa.select(*row, sa.null())
+    )
+    stored = (
+        T_FILES.insert()
+        .values(
+            files=sa.bindparam("files", type_=T_FILES.c.files.type),
+            created_at=sa.bindparam("created_at", type_=T_FILES.c.created_at.type),
+        )
+        .returning(T_FILES.c.id)
+        .cte("stored_files")
+    )
+    with_files = T_RAW.insert().from_select(
+        [c.name for c in row] + ["files_id"], sa.select(*row, stored.c.id)
+    )
+    returning = T_RAW.c.id
+    return (
+        prepared.Prepared(alone.returning(returning)),
+        prepared.Prepared(with_files.returning(returning).add_cte(stored)),
+    )
+
+
+_RAW_INSERT, _RAW_INSERT_WITH_FILES = _raw_template_statements()
+
+
 def raw_template_create(template, environment, files=None):
     """Insert a template (and its files' row); its id. On PostgreSQL one statement."""
     now = utcnow()
-    row = {"template": template, "environment": environment, "created_at": now}
+    params = {"template": template, "environment": environment, "created_at": now}
     if not files:
-        return _one(T_RAW.insert().values(files_id=None, **row).returning(T_RAW.c.id))[0]
+        return _first_prepared(_RAW_INSERT, params)[0]
     if _SQLITE_LOCK is None:
-        stored = T_FILES.insert().values(files=files, created_at=now).returning(T_FILES.c.id)
-        stored = stored.cte("stored_files")
-        source = sa.select(
-            *[sa.literal(value, T_RAW.c[name].type).label(name) for name, value in row.items()],
-            stored.c.id,
-        )
-        stmt = T_RAW.insert().from_select([*row, "files_id"], source).returning(T_RAW.c.id)
-        return _one(stmt.add_cte(stored))[0]
+        return _first_prepared(_RAW_INSERT_WITH_FILES, dict(params, files=files))[0]
     with transaction() as conn:
         files_id = conn.execute(
             T_FILES.insert().values(files=files, created_at=now)
         ).inserted_primary_key[0]
-        return conn.execute(T_RAW.insert().values(files_id=files_id, **row)).inserted_primary_key[0]
+        return conn.execute(
+            T_RAW.insert().values(files_id=files_id, **params)
+        ).inserted_primary_key[0]
 
 
 _RAW_GET = prepared.Prepared(
