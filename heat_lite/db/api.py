@@ -948,13 +948,56 @@ def resource_data_delete(resource_id, key):
     _write(T_RDATA.delete().where(T_RDATA.c.resource_id == resource_id, T_RDATA.c.key == key))
 
 
+def _attr_data_statement(with_data):
+    """resource_attr_data_set in one statement (PostgreSQL): insert the new values' row
+    (``with_data``; not for a resource that is gone), point the resource at it, delete
+    the row it pointed at. Only the worker holding the resource writes its attributes."""
+    new = (
+        "new AS (INSERT INTO resource_properties_data (data, created_at) "
+        "SELECT :data, :now WHERE EXISTS (SELECT 1 FROM resource WHERE id = :resource_id) "
+        "RETURNING id), "
+        if with_data
+        else ""
+    )
+    target = "(SELECT id FROM new)" if with_data else "NULL"
+    stmt = sa.text(
+        "WITH old AS (SELECT attr_data_id AS id FROM resource WHERE id = :resource_id), "
+        + new
+        + "pointed AS (UPDATE resource SET attr_data_id = %s WHERE id = :resource_id "
+        "RETURNING id) "
+        "DELETE FROM resource_properties_data WHERE id = (SELECT id FROM old) "
+        "AND EXISTS (SELECT 1 FROM pointed)" % target
+    )
+    params = [sa.bindparam("resource_id", type_=T_RSRC.c.id.type)]
+    if with_data:
+        params += [
+            sa.bindparam("data", type_=T_PROPS.c.data.type),
+            sa.bindparam("now", type_=T_PROPS.c.created_at.type),
+        ]
+    return prepared.Prepared(stmt.bindparams(*params))
+
+
+_ATTR_DATA_SET, _ATTR_DATA_CLEAR = _attr_data_statement(True), _attr_data_statement(False)
+
+
 def resource_attr_data_set(resource_id, data):
     """Store cached attribute values of a resource (``None`` clears them); the row of
-    the values they replace is deleted."""
+    the values they replace is deleted. On PostgreSQL one statement."""
+    if _SQLITE_LOCK is None:
+        get_engine()
+        if data:
+            params = {"resource_id": resource_id, "data": data, "now": utcnow()}
+            _ATTR_DATA_SET.execute(_ENGINE, params)
+        else:
+            _ATTR_DATA_CLEAR.execute(_ENGINE, {"resource_id": resource_id})
+        return
     with transaction() as conn:
-        old_id = conn.execute(
+        row = conn.execute(
             sa.select(T_RSRC.c.attr_data_id).where(T_RSRC.c.id == resource_id)
-        ).scalar()
+        ).first()
+        if row is None:
+            return
+        old_id = row.attr_data_id
         prop_id = None
         if data:
             prop_id = conn.execute(

@@ -81,6 +81,14 @@ def test_replaced_attribute_values_leave_no_row():
     assert _props_rows() == []
 
 
+def test_attribute_values_of_a_gone_resource_leave_no_row():
+    rsrc_id = _resource()
+    db_api.resource_attr_data_set(rsrc_id, {"a": 1})
+    db_api.resource_delete(rsrc_id)
+    db_api.resource_attr_data_set(rsrc_id, {"a": 2})
+    assert _props_rows() == [{"a": 1}]  # the deleted resource's own row is not ours to purge
+
+
 def test_purges_keep_only_rows_something_refers_to():
     gone, kept = _resource("gone"), _resource("kept")
     db_api.resource_update_and_event(
