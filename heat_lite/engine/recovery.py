@@ -135,10 +135,16 @@ def _timed_out(row):
 
 
 def _stalled(row):
-    last = db_api.stack_last_progress(row.id, row.current_traversal)
+    """No progress for convergence_stall_timeout. A traversal started less than that ago
+    cannot have stalled: it is not asked about (a pass over a busy engine's hundreds of
+    young stacks asked one query each)."""
+    now = db_api.utcnow()
     started = row.updated_at or row.created_at
+    if (now - started).total_seconds() <= CONF.convergence_stall_timeout:
+        return False
+    last = db_api.stack_last_progress(row.id, row.current_traversal)
     last = max(last, started) if last is not None else started
-    return (db_api.utcnow() - last).total_seconds() > CONF.convergence_stall_timeout
+    return (now - last).total_seconds() > CONF.convergence_stall_timeout
 
 
 def _restart(stack, starter):

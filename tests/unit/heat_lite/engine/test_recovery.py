@@ -132,3 +132,34 @@ def test_restart_leaves_a_traversal_another_engine_is_starting(chain, own_engine
     recovery._restart(_stale_stack(stack.id, restarted), None)
     assert restarted == []
     assert [tuple(lock) for lock in db_api.stack_lock_get_all()] == [(stack.id, "another engine")]
+
+
+def test_a_traversal_younger_than_the_stall_timeout_is_not_asked_about(monkeypatch):
+    """A traversal started less than convergence_stall_timeout ago cannot have stalled:
+    no progress query for it. An older one stalled only if its last progress is old."""
+    import datetime
+
+    from heat_lite.conf import CONF
+
+    now = datetime.datetime(2026, 1, 1, 12, 0, 0)
+    monkeypatch.setattr(db_api, "utcnow", lambda: now)
+    asked = []
+
+    def last_progress(stack_id, traversal_id):
+        asked.append(stack_id)
+        return progress[stack_id]
+
+    monkeypatch.setattr(db_api, "stack_last_progress", last_progress)
+    timeout = datetime.timedelta(seconds=CONF.convergence_stall_timeout)
+    progress = {"old-busy": now - timeout / 2, "old-idle": now - timeout * 2}
+
+    def row(stack_id, age):
+        return types.SimpleNamespace(
+            id=stack_id, current_traversal=TRAVERSAL, updated_at=None, created_at=now - age
+        )
+
+    assert not recovery._stalled(row("young", timeout / 2))
+    assert asked == []
+    assert not recovery._stalled(row("old-busy", timeout * 3))
+    assert recovery._stalled(row("old-idle", timeout * 3))
+    assert asked == ["old-busy", "old-idle"]
