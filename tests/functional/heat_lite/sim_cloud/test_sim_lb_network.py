@@ -10,7 +10,7 @@ from heat_lite.common import context, exception
 from heat_lite.engine import clients
 from simcloud.db import objects as sim_objects
 from tests.fixtures import inprocess
-from tests.functional.heat_lite.sim_cloud.test_sim_stacks import NETWORK, _outputs
+from tests.functional.heat_lite.sim_cloud.test_sim_stacks import NETWORK, _outputs, record_requests
 
 pytestmark = pytest.mark.functional
 
@@ -212,16 +212,7 @@ def test_a_member_is_reached_through_its_pool(heat, monkeypatch):
     """A member's status waits and its delete ask for it under its pool (Heat's
     member_show(pool_id, member_id)): nothing lists the cloud's pools to find it, a
     request whose cost grew with every load balancer of the cloud."""
-    from heat_lite.engine.clients.rest import base
-
-    calls = []
-    request = base.RestService.request
-
-    def recording(service, method, url, *args, **kwargs):
-        calls.append((method, url.split("?")[0]))
-        return request(service, method, url, *args, **kwargs)
-
-    monkeypatch.setattr(base.RestService, "request", recording)
+    calls = record_requests(monkeypatch)
     ident = heat.client.create_stack(heat.ctx, "lb", _lb_template("OS::Octavia::"), {}, {}, {})
     stack = _wait(heat, ident, DONE)
     assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]

@@ -302,12 +302,8 @@ def test_update_converge_observes_the_cloud(heat):
     assert converged["public_ip"] == fips[0]["floating_ip_address"]
 
 
-def test_a_server_create_asks_for_its_flavor_once(heat, monkeypatch):
-    """With [cache] on, the flavor is looked up once (the validation's find is the
-    create's, as Heat's memoized finder), and waiting for ACTIVE reads the server alone
-    (Heat's _check_active), not show_server's flavor look-up (the attributes' one read
-    of the server, for the outputs, still makes it: ``show`` gives the flavor's name)."""
-    from heat_lite.common import cache
+def record_requests(monkeypatch):
+    """The (method, path) of every request the client plugins make from now on."""
     from heat_lite.engine.clients.rest import base
 
     calls = []
@@ -318,6 +314,17 @@ def test_a_server_create_asks_for_its_flavor_once(heat, monkeypatch):
         return request(service, method, url, *args, **kwargs)
 
     monkeypatch.setattr(base.RestService, "request", recording)
+    return calls
+
+
+def test_a_server_create_asks_for_its_flavor_once(heat, monkeypatch):
+    """With [cache] on, the flavor is looked up once (the validation's find is the
+    create's, as Heat's memoized finder), and waiting for ACTIVE reads the server alone
+    (Heat's _check_active), not show_server's flavor look-up (the attributes' one read
+    of the server, for the outputs, still makes it: ``show`` gives the flavor's name)."""
+    from heat_lite.common import cache
+
+    calls = record_requests(monkeypatch)
     monkeypatch.setattr(cache, "_region", None)
     CONF.set_override("enabled", True, group="cache")
     CONF.set_override("backend", "dogpile.cache.memory", group="cache")
