@@ -984,12 +984,11 @@ def resource_attr_data_set(resource_id, data):
     """Store cached attribute values of a resource (``None`` clears them); the row of
     the values they replace is deleted. On PostgreSQL one statement."""
     if _SQLITE_LOCK is None:
-        get_engine()
         if data:
             params = {"resource_id": resource_id, "data": data, "now": utcnow()}
-            _ATTR_DATA_SET.execute(_ENGINE, params)
+            _run_prepared(_ATTR_DATA_SET, params)
         else:
-            _ATTR_DATA_CLEAR.execute(_ENGINE, {"resource_id": resource_id})
+            _run_prepared(_ATTR_DATA_CLEAR, {"resource_id": resource_id})
         return
     with transaction() as conn:
         row = conn.execute(
