@@ -25,6 +25,7 @@ import uuid
 
 import sqlalchemy as sa
 from sqlalchemy import pool
+from sqlalchemy.dialects import postgresql, sqlite
 
 from heat_lite.common import exception, group_commit
 from heat_lite.db import models, prepared
@@ -234,12 +235,21 @@ def raw_template_create(template, environment, files=None):
     if _SQLITE_LOCK is None:
         return _first_prepared(_RAW_INSERT_WITH_FILES, dict(params, files=files))[0]
     with transaction() as conn:
+        return _raw_template_insert(conn, template, environment, files, now)
+
+
+def _raw_template_insert(conn, template, environment, files, now):
+    """raw_template_create's rows inserted on ``conn`` (inside its transaction); the id."""
+    files_id = None
+    if files:
         files_id = conn.execute(
             T_FILES.insert().values(files=files, created_at=now)
         ).inserted_primary_key[0]
-        return conn.execute(
-            T_RAW.insert().values(files_id=files_id, **params)
-        ).inserted_primary_key[0]
+    return conn.execute(
+        T_RAW.insert().values(
+            template=template, environment=environment, files_id=files_id, created_at=now
+        )
+    ).inserted_primary_key[0]
 
 
 _RAW_GET = prepared.Prepared(
@@ -269,17 +279,18 @@ def raw_template_delete(template_id):
 
 
 def user_creds_create(context):
-    return _insert_id(
-        T_CREDS,
-        dict(
-            username=context.username,
-            tenant=context.project_name,
-            tenant_id=context.project_id,
-            region_name=context.region_name,
-            auth_url=context.auth_url,
-            trustor_user_id=context.user_id,
-            created_at=utcnow(),
-        ),
+    return _insert_id(T_CREDS, _creds_values(context))
+
+
+def _creds_values(context):
+    return dict(
+        username=context.username,
+        tenant=context.project_name,
+        tenant_id=context.project_id,
+        region_name=context.region_name,
+        auth_url=context.auth_url,
+        trustor_user_id=context.user_id,
+        created_at=utcnow(),
     )
 
 
@@ -303,7 +314,9 @@ def _insert_id(table, values):
 # stack ----------------------------------------------------------------------------------
 
 
-def stack_create(values, tags=None, max_stacks=None):
+def stack_create(
+    values, tags=None, max_stacks=None, template=None, creds_of=None, event=None, engine_id=None
+):
     """Insert a stack row and its tags; the database holds the project's rules.
 
     A live stack's name is unique in its project (a partial unique index): the loser of
@@ -311,25 +324,44 @@ def stack_create(values, tags=None, max_stacks=None):
     top-level stacks are counted under a lock on the project, in the inserting
     transaction: at most ``max_stacks`` exist whatever runs in parallel.
 
+    A create that starts its traversal at once stores everything in that transaction (one
+    commit, nothing left behind by a refusal): ``template`` ``(template, environment,
+    files)`` and, with ``creds_of`` (a context), new credentials, the rows the stack
+    refers to; ``event``, its first event; ``engine_id``, its lock (stack_lock_set).
+    Returns the stack's ``(raw_template_id, user_creds_id)``.
+
     :raises: StackExists; RequestLimitExceeded (max_stacks_per_tenant)
     """
-    values.setdefault("created_at", utcnow())
+    now = values.setdefault("created_at", utcnow())
     try:
-        if max_stacks is None and not tags:
-            _write(T_STACK.insert().values(**values))
-            return
-        with transaction() as conn:
-            if max_stacks is not None:
-                _lock(conn, _LOCK_PROJECT_STACKS, values["tenant"])
-                if _count_live_top_stacks(conn, values["tenant"]) >= max_stacks:
-                    raise exception.stack_limit_exceeded(max_stacks)
-            conn.execute(T_STACK.insert().values(**values))
-            if tags:
-                conn.execute(T_TAG.insert(), [{"stack_id": values["id"], "tag": t} for t in tags])
+        alone = all(extra is None for extra in (max_stacks, template, creds_of, event, engine_id))
+        if alone and not tags:
+            _write(T_STACK.insert().values(**values))  # nothing else: one statement
+        else:
+            with transaction() as conn:
+                if max_stacks is not None:
+                    _lock(conn, _LOCK_PROJECT_STACKS, values["tenant"])
+                    if _count_live_top_stacks(conn, values["tenant"]) >= max_stacks:
+                        raise exception.stack_limit_exceeded(max_stacks)
+                if template is not None:
+                    values["raw_template_id"] = _raw_template_insert(conn, *template, now)
+                if creds_of is not None:
+                    values["user_creds_id"] = conn.execute(
+                        T_CREDS.insert().values(**_creds_values(creds_of))
+                    ).inserted_primary_key[0]
+                conn.execute(T_STACK.insert().values(**values))
+                if tags:
+                    stack_tags = [{"stack_id": values["id"], "tag": t} for t in tags]
+                    conn.execute(T_TAG.insert(), stack_tags)
+                if event is not None:
+                    conn.execute(T_EVENT.insert(), _event_values(event))
+                if engine_id is not None:
+                    conn.execute(_lock_set(), _lock_values(values["id"], engine_id))
     except sa.exc.IntegrityError:
         if stack_get_by_name(values.get("tenant"), values.get("name")) is not None:
             raise exception.StackExists(stack_name=values.get("name"))
         raise
+    return values["raw_template_id"], values.get("user_creds_id")
 
 
 # kinds of transaction-scoped locks (the first key of a PostgreSQL advisory lock)
@@ -525,13 +557,31 @@ def stack_count_all(tenant=None, **query):
     return _one(stmt)[0]
 
 
-def stack_update(stack_id, values, exp_trvsl=None):
-    """Update a stack; with ``exp_trvsl`` only if its current traversal is still that one."""
+def stack_update(stack_id, values, exp_trvsl=None, event=None, engine_id=None, sync_points=()):
+    """Update a stack; with ``exp_trvsl`` only if its current traversal is still that one.
+    Whether it did.
+
+    In the same transaction (one commit): ``event`` is inserted first and ``engine_id``
+    takes the stack's lock (stack_lock_set), whether the update matches or not (a
+    traversal's start, as Heat writes its event before the state); ``sync_points``
+    (sync_point_create_many's rows) only if it matched.
+    """
     params = {"v_" + name: value for name, value in values.items()}
     params["w_id"] = stack_id
     if exp_trvsl is not None:
         params["w_traversal"] = exp_trvsl
-    return _write(_stack_update(tuple(sorted(values)), exp_trvsl is not None), params) > 0
+    stmt = _stack_update(tuple(sorted(values)), exp_trvsl is not None)
+    if event is None and engine_id is None and not sync_points:
+        return _write(stmt, params) > 0
+    with transaction() as conn:
+        if event is not None:
+            conn.execute(T_EVENT.insert(), _event_values(event))
+        if engine_id is not None:
+            conn.execute(_lock_set(), _lock_values(stack_id, engine_id))
+        updated = conn.execute(stmt, params).rowcount > 0
+        if updated and sync_points:
+            _sync_point_insert(conn, sync_points)
+    return updated
 
 
 @functools.lru_cache(maxsize=64)
@@ -1102,16 +1152,21 @@ def event_get_all_by_stacks(
 
 
 def sync_point_create_many(rows):
+    if len(rows) <= _ONE_INSERT:
+        with autocommit() as conn:  # one multi-row INSERT: atomic on its own
+            _sync_point_insert(conn, rows)
+        return
+    with transaction() as conn:
+        _sync_point_insert(conn, rows)
+
+
+def _sync_point_insert(conn, rows):
     now = utcnow()
     for row in rows:
         row.setdefault("atomic_key", 0)
         row.setdefault("extra_data", None)
         row.setdefault("created_at", now)
-    if len(rows) <= _ONE_INSERT:
-        _write(T_SYNC.insert(), rows)  # one multi-row INSERT: atomic on its own
-        return
-    with transaction() as conn:
-        conn.execute(T_SYNC.insert(), rows)
+    conn.execute(T_SYNC.insert(), rows)
 
 
 # the rows SQLAlchemy sends as one INSERT ... VALUES (its insertmanyvalues page size)
@@ -1525,27 +1580,27 @@ T_STACK_LOCK = models.StackLock.__table__
 
 
 def stack_lock_set(stack_id, engine_id):
-    """Record that ``engine_id`` is starting the stack's traversal (replacing any holder).
+    """Record that ``engine_id`` is starting the stack's traversal (replacing any holder):
+    one statement, the lock row inserted or taken over. IntegrityError: the stack is gone."""
+    _write(_lock_set(), _lock_values(stack_id, engine_id))
 
-    One statement when nobody holds the lock (the usual case: a traversal's start); a
-    holder's row is taken over, and one released meanwhile is inserted again."""
-    for attempt in range(3):
-        try:
-            _write(
-                T_STACK_LOCK.insert(),
-                {"stack_id": stack_id, "engine_id": engine_id, "created_at": utcnow()},
-            )
-            return
-        except sa.exc.IntegrityError:
-            if attempt == 2:
-                raise  # not a holder's row: the stack itself is gone
-        taken_over = _write(
-            T_STACK_LOCK.update()
-            .where(T_STACK_LOCK.c.stack_id == stack_id)
-            .values(engine_id=engine_id, updated_at=utcnow())
-        )
-        if taken_over:
-            return
+
+def _lock_values(stack_id, engine_id):
+    return {"stack_id": stack_id, "engine_id": engine_id, "created_at": utcnow()}
+
+
+@functools.lru_cache(maxsize=2)
+def _lock_set_statement(dialect_name):
+    module = {"postgresql": postgresql, "sqlite": sqlite}[dialect_name]
+    insert = module.insert(T_STACK_LOCK)
+    return insert.on_conflict_do_update(
+        index_elements=[T_STACK_LOCK.c.stack_id],
+        set_={"engine_id": insert.excluded.engine_id, "updated_at": insert.excluded.created_at},
+    )
+
+
+def _lock_set():
+    return _lock_set_statement(get_engine().dialect.name)
 
 
 def stack_lock_take(stack_id, engine_id):

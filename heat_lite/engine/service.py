@@ -218,20 +218,17 @@ class EngineService(
             stack_user_project_id,
             parent_resource_name,
         )
-        stack.user_creds_id = user_creds_id or db_api.user_creds_create(cnxt)
-        templates.store(stack.t)
-        try:
-            stack.store(max_stacks=self._stack_limit(cnxt, owner_id))
-        except Exception:
-            # StackExists or the stack limit, found by the insert (a parallel create won)
-            templates.delete(stack.t.id)
-            if user_creds_id is None:
-                db_api.user_creds_delete(stack.user_creds_id)
-            raise
-        if adopt_data:
-            stack.converge_stack(stack.t, action=rpc_api.ADOPT, adopt_stack_data=adopt_data)
-        else:
-            stack.converge_stack(stack.t, action=rpc_api.CREATE)
+        # its row, template, credentials (None: its own), first event and lock in one
+        # transaction; StackExists or the stack limit are found by the insert (a parallel
+        # create won) and leave nothing behind
+        stack.user_creds_id = user_creds_id
+        stack.converge_stack(
+            stack.t,
+            action=rpc_api.ADOPT if adopt_data else rpc_api.CREATE,
+            adopt_stack_data=adopt_data,
+            new=True,
+            max_stacks=self._stack_limit(cnxt, owner_id),
+        )
         return dict(stack.identifier())
 
     def _parse_template_and_validate_stack(

@@ -167,21 +167,21 @@ class Stack:
             stack_user_project_id=row.stack_user_project_id,
         )
 
-    def store(self, max_stacks=None):
-        """Insert the new stack row (and its template, if not stored yet).
+    def _store(self, max_stacks, engine_id):
+        """Insert this new stack's row as converge_stack starts its first traversal: with
+        its template and credentials if not stored yet, its first event and its lock, in
+        one transaction (a refusal leaves nothing behind).
 
         :raises: StackExists; RequestLimitExceeded when the project already has
                  ``max_stacks`` top-level stacks (both decided by the insert itself)
         """
-        if getattr(self.t, "id", None) is None:
-            templates.store(self.t)
-        self.id = self.id or str(uuid.uuid4())
         self.created_time = db_api.utcnow()
-        db_api.stack_create(
+        new_template = templates.row(self.t) if getattr(self.t, "id", None) is None else None
+        template_id, self.user_creds_id = db_api.stack_create(
             {
                 "id": self.id,
                 "name": self.name,
-                "raw_template_id": self.t.id,
+                "raw_template_id": self.t.id if new_template is None else None,
                 "username": self.username,
                 "tenant": self.tenant,
                 "user_creds_id": self.user_creds_id,
@@ -197,13 +197,16 @@ class Stack:
                 "status": self.status,
                 "status_reason": self.status_reason,
                 "created_at": self.created_time,
+                "updated_at": self.updated_time,
             },
             tags=self.tags,
             max_stacks=max_stacks,
+            template=new_template,
+            creds_of=self.context if self.user_creds_id is None else None,
+            event=event.stack_event(self),
+            engine_id=engine_id,
         )
-        # its first traversal has no sync points nor resource rows to look for
-        self._fresh = True
-        return self.id
+        self.t.id = template_id
 
     def root_stack_id(self):
         """The id of the top stack of this one's tree (its owners walked up)."""
@@ -463,13 +466,14 @@ class Stack:
         the state is announced (notification.send) once stored, unless ``notify`` is
         false (the caller announces it later)."""
         self.action, self.status, self.status_reason = action, status, reason
-        db_api.event_create(event.stack_event(self))
-        event.maybe_purge(self.id)
         values = {"action": action, "status": status, "status_reason": reason}
         if (action, status) == (DELETE, COMPLETE):
             # gone from every list the moment a client can see DELETE_COMPLETE
             values["deleted_at"] = db_api.utcnow()
-        stored = db_api.stack_update(self.id, values, exp_trvsl=self.current_traversal)
+        stored = db_api.stack_update(
+            self.id, values, exp_trvsl=self.current_traversal, event=event.stack_event(self)
+        )
+        event.maybe_purge(self.id)
         if stored:
             stack_watch.announce(self)
         if stored and notify:
@@ -492,9 +496,12 @@ class Stack:
         adopt_stack_data=None,
         pre_converge=None,
         converge=False,
+        new=False,
+        max_stacks=None,
     ):
         """Start a traversal towards ``template``
-        (docs/rpc-and-convergence.md §4.3); the graph is built in a thread.
+        (docs/rpc-and-convergence.md §4.3); the graph is built in a thread. Whether it
+        started (not when another traversal started meanwhile).
 
         ``abandon`` (DELETE only): resources are retained, not physically deleted.
         ``adopt_stack_data`` (ADOPT only): the abandon data whose resources are taken over.
@@ -502,6 +509,9 @@ class Stack:
         any node starts (RESTORE hands saved resource data to the rows it will create).
         ``converge`` (UPDATE): every resource compares its live state, not only its stored
         properties, with the template (update ``--converge``).
+        ``new``: the stack is not stored yet (create, adopt); its row is inserted already
+        started, refused (StackExists, RequestLimitExceeded) if its name is taken or its
+        project has ``max_stacks`` top-level stacks.
         """
         self._abandon, self._adopt_stack_data = abandon, adopt_stack_data
         self._converge = converge
@@ -511,8 +521,8 @@ class Stack:
             if action not in (CREATE, ADOPT):
                 self.prev_raw_template_id = self.t.id
                 values["prev_raw_template_id"] = self.t.id
-            if getattr(template, "id", None) is None:
-                templates.store(template)
+            if getattr(template, "id", None) is None and not new:
+                templates.store(template)  # a new stack's is stored with it
             self.t = template
             self._parameters = self._definitions = None
             values["raw_template_id"] = template.id
@@ -523,7 +533,6 @@ class Stack:
             values.update(timeout=self.timeout_mins, disable_rollback=self.disable_rollback)
             db_api.stack_tags_set(self.id, self.tags)
         previous, superseded = self.current_traversal, (self.action, self.status)
-        fresh, self._fresh = getattr(self, "_fresh", False), False
         self.current_traversal = new_traversal_id or str(uuid.uuid4())
         self.action, self.status = action, IN_PROGRESS
         self.status_reason = "Stack %s started" % action
@@ -533,23 +542,15 @@ class Stack:
             status_reason=self.status_reason,
             current_traversal=self.current_traversal,
         )
-        db_api.event_create(event.stack_event(self))
+        # until the leaves are cast, the traversal is this engine's to start (the lock;
+        # a dead engine's is resumed by engine/recovery.py)
         engine_id = liveness.own_engine_id()
-        if engine_id is not None:
-            # until the leaves are cast, the traversal is this engine's to start (a dead
-            # engine's is resumed by engine/recovery.py)
-            db_api.stack_lock_set(self.id, engine_id)
-        stored = db_api.stack_update(self.id, values, exp_trvsl=previous)
-        if not stored:
-            previous = self._traversal_if_idle(previous)
-            stored = previous is not None and db_api.stack_update(
-                self.id, values, exp_trvsl=previous
-            )
-        if not stored:
-            self._release_stack_lock()
+        if new:
+            self._store(max_stacks, engine_id)
+        elif not self._store_start(values, previous, engine_id):
             return False
         notification.send(self)
-        if previous and not fresh:
+        if previous and not new:
             sync_point.delete_all(self.id, previous)
         if superseded == (SNAPSHOT, IN_PROGRESS):
             # that snapshot (the traversal's id) will never complete now
@@ -558,8 +559,23 @@ class Stack:
                 {"status": FAILED, "status_reason": "Stack SNAPSHOT cancelled"},
                 expected_status=IN_PROGRESS,
             )
-        threads.spawn(self._converge_create_or_update, fresh)
+        threads.spawn(self._converge_create_or_update, new)
         return True
+
+    def _store_start(self, values, previous, engine_id):
+        """Write a traversal's start (``values``) with its event and lock, if
+        ``previous`` is still the stack's traversal (or ended meanwhile); whether it was."""
+        stored = db_api.stack_update(
+            self.id, values, exp_trvsl=previous, event=event.stack_event(self), engine_id=engine_id
+        )
+        if not stored:
+            previous = self._traversal_if_idle(previous)
+            stored = previous is not None and db_api.stack_update(
+                self.id, values, exp_trvsl=previous
+            )
+        if not stored:
+            self._release_stack_lock()
+        return stored
 
     def _traversal_if_idle(self, loaded):
         """The stored traversal when it is no longer the ``loaded`` one but nothing runs:
@@ -600,15 +616,18 @@ class Stack:
             return
         deps = self._compute_convg_dependencies(ids)
         self.current_deps = deps_to_json(deps, self.current_traversal)
+        points = sync_point.rows(
+            self.id, self.current_traversal, deps.nodes(), {"traversal": self.traversal_flags()}
+        )
         if not db_api.stack_update(
-            self.id, {"current_deps": self.current_deps}, exp_trvsl=self.current_traversal
+            self.id,
+            {"current_deps": self.current_deps},
+            exp_trvsl=self.current_traversal,
+            sync_points=points,
         ):
             return
         if getattr(self, "_pre_converge", None) is not None:
             self._pre_converge()
-        sync_point.create_all(
-            self.id, self.current_traversal, deps.nodes(), {"traversal": self.traversal_flags()}
-        )
         leaves = deps.leaves()
         if not leaves:
             self.mark_complete()

@@ -41,10 +41,11 @@ def deserialize_input_data(data):
     return {parse_key(k): v for k, v in (data or {}).items()}
 
 
-def create_all(stack_id, traversal_id, nodes, stack_extra=None):
-    """Insert one sync point per graph node plus one for the stack itself (whose
-    extra_data starts as ``stack_extra``)."""
-    rows = [
+def rows(stack_id, traversal_id, nodes, stack_extra=None):
+    """The rows of a traversal's sync points (db_api.stack_update stores them with the
+    graph): one per graph node plus one for the stack itself (whose extra_data starts as
+    ``stack_extra``)."""
+    points = [
         {
             "entity_id": str(rsrc_id),
             "traversal_id": traversal_id,
@@ -53,7 +54,7 @@ def create_all(stack_id, traversal_id, nodes, stack_extra=None):
         }
         for rsrc_id, is_update in nodes
     ]
-    rows.append(
+    points.append(
         {
             "entity_id": stack_id,
             "traversal_id": traversal_id,
@@ -62,7 +63,7 @@ def create_all(stack_id, traversal_id, nodes, stack_extra=None):
             "extra_data": stack_extra,
         }
     )
-    db_api.sync_point_create_many(rows)
+    return points
 
 
 def delete_all(stack_id, traversal_id):

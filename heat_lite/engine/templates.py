@@ -4,6 +4,7 @@ raw_template rows never change once written, so a worker parses each one once.
 
     tmpl = templates.load(raw_template_id)      # cached Template, tmpl.id set
     templates.store(tmpl)                         # inserts the row, sets tmpl.id
+    db_api.stack_create(..., template=templates.row(tmpl))   # ... with a new stack
 """
 
 import collections
@@ -37,8 +38,13 @@ def load(template_id):
 
 
 def store(tmpl):
-    tmpl.id = db_api.raw_template_create(tmpl.t, tmpl.env or {}, tmpl.files or None)
+    tmpl.id = db_api.raw_template_create(*row(tmpl))
     return tmpl.id
+
+
+def row(tmpl):
+    """The ``(template, environment, files)`` of ``tmpl``'s raw_template row."""
+    return tmpl.t, tmpl.env or {}, tmpl.files or None
 
 
 def delete(template_id):

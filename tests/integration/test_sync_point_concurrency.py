@@ -102,7 +102,7 @@ def _assert_all_in(entity_id, traversal):
 
 def test_no_lost_update_under_contention(pg_url):
     stack_id, traversal = _stack(pg_url)
-    sync_point.create_all(stack_id, traversal, [])
+    db_api.sync_point_create_many(sync_point.rows(stack_id, traversal, []))
     assert _run(pg_url, stack_id, traversal) == [stack_id]
     _assert_all_in(stack_id, traversal)
 
@@ -110,7 +110,7 @@ def test_no_lost_update_under_contention(pg_url):
 def test_full_fan_in_completes_each_sync_point_once(pg_url):
     stack_id, traversal = _stack(pg_url)
     nodes = [(TOTAL + i, True) for i in range(8)]
-    sync_point.create_all(stack_id, traversal, nodes)
+    db_api.sync_point_create_many(sync_point.rows(stack_id, traversal, nodes))
     completions = _run(pg_url, stack_id, traversal, targets=[node[0] for node in nodes])
     assert sorted(completions) == sorted(node[0] for node in nodes)
     for node in nodes:

@@ -8,7 +8,7 @@ import pytest
 import sqlalchemy as sa
 
 from heat_lite.cmd import manage
-from heat_lite.common import exception
+from heat_lite.common import context, exception
 from heat_lite.db import api as db_api
 from tests.functional.db import helpers
 
@@ -159,3 +159,77 @@ def test_an_updated_nested_stack_is_not_counted_twice(db):
         db_api.resource_create_many(_rows("b", "root", 391), budget=("root", 1000, "b", 391))
     db_api.resource_create_many(_rows("b", "root", 390), budget=("root", 1000, "b", 390))
     assert db_api.resource_count_by_root("root") == 1000
+
+
+def _count(table):
+    with db_api.autocommit() as conn:
+        return conn.execute(sa.select(sa.func.count()).select_from(table)).scalar()
+
+
+def test_a_started_create_stores_its_rows_together_and_a_refused_one_none(db):
+    """What a create starting its traversal stores (its template with files, new
+    credentials, first event, lock) is one transaction: a refused create leaves none of it."""
+    ctx = context.RequestContext(user_id="u1", project_id="p1", username="demo")
+    template = ({"heat_template_version": "2016-10-14"}, {}, {"child.yaml": "{}"})
+
+    def create(name, max_stacks=None):
+        values = {"id": str(uuid.uuid4()), "name": name, "tenant": "p1", "disable_rollback": True}
+        event = {"stack_id": values["id"], "resource_name": name, "resource_status": "X"}
+        stored = db_api.stack_create(
+            values,
+            max_stacks=max_stacks,
+            template=template,
+            creds_of=ctx,
+            event=event,
+            engine_id="e1",
+        )
+        return values["id"], stored
+
+    stack_id, (template_id, creds_id) = create("s")
+    row = db_api.stack_get(stack_id)
+    assert (row.raw_template_id, row.user_creds_id) == (template_id, creds_id)
+    assert db_api.raw_template_get(template_id).files_data == {"child.yaml": "{}"}
+    assert [e.resource_name for e in db_api.event_get_all_by_stacks([stack_id])] == ["s"]
+    assert [(r.stack_id, r.engine_id) for r in db_api.stack_lock_get_all()] == [(stack_id, "e1")]
+    tables = (db_api.T_RAW, db_api.T_FILES, db_api.T_CREDS, db_api.T_EVENT, db_api.T_STACK)
+    before = [_count(t) for t in tables]
+    with pytest.raises(exception.StackExists):
+        create("s")
+    with pytest.raises(exception.RequestLimitExceeded):
+        create("another", max_stacks=1)
+    assert [_count(t) for t in tables] == before
+    assert len(db_api.stack_lock_get_all()) == 1
+
+
+def test_a_traversal_start_writes_its_event_lock_and_sync_points_with_the_state(db):
+    values = dict(_values("s"), current_traversal="t1")
+    db_api.stack_create(values)
+    stack_id = values["id"]
+    event = {"stack_id": stack_id, "resource_name": "s", "resource_status": "IN_PROGRESS"}
+    points = [
+        {"entity_id": stack_id, "traversal_id": "t2", "is_update": True, "stack_id": stack_id}
+    ]
+    # another traversal started meanwhile: the event and the lock are written, no sync point
+    assert not db_api.stack_update(
+        stack_id,
+        {"current_traversal": "t2"},
+        exp_trvsl="t0",
+        event=event,
+        engine_id="e1",
+        sync_points=points,
+    )
+    assert db_api.sync_point_get_all_by_traversal(stack_id, "t2") == []
+    assert len(db_api.event_get_all_by_stacks([stack_id])) == 1
+    assert [r.engine_id for r in db_api.stack_lock_get_all()] == ["e1"]
+    assert db_api.stack_update(
+        stack_id,
+        {"current_traversal": "t2"},
+        exp_trvsl="t1",
+        event=event,
+        engine_id="e2",
+        sync_points=points,
+    )
+    assert db_api.stack_get(stack_id).current_traversal == "t2"
+    assert len(db_api.sync_point_get_all_by_traversal(stack_id, "t2")) == 1
+    assert len(db_api.event_get_all_by_stacks([stack_id])) == 2
+    assert [r.engine_id for r in db_api.stack_lock_get_all()] == ["e2"]

@@ -34,7 +34,7 @@ def test_key_format_is_heats():
 
 
 def test_callback_once_all_predecessors_reported(stack_id):
-    sync_point.create_all(stack_id, "t1", [(5, True)])
+    db_api.sync_point_create_many(sync_point.rows(stack_id, "t1", [(5, True)]))
     calls = []
     preds = {(1, True), (2, True)}
     assert not sync_point.sync(
@@ -50,7 +50,7 @@ def test_callback_once_all_predecessors_reported(stack_id):
 
 
 def test_failures_and_skip_are_accumulated(stack_id):
-    sync_point.create_all(stack_id, "t1", [(5, True)])
+    db_api.sync_point_create_many(sync_point.rows(stack_id, "t1", [(5, True)]))
     calls = []
     preds = {(1, True), (2, True)}
     sync_point.sync(
@@ -75,7 +75,7 @@ def test_missing_sync_point_raises(stack_id):
 
 
 def test_threads_lose_nothing(stack_id):
-    sync_point.create_all(stack_id, "t1", [])
+    db_api.sync_point_create_many(sync_point.rows(stack_id, "t1", []))
     preds = {(n, True) for n in range(64)}
     done = []
 
@@ -92,7 +92,7 @@ def test_threads_lose_nothing(stack_id):
 
 
 def test_a_sender_reporting_again_completes_nothing_twice(stack_id):
-    sync_point.create_all(stack_id, "t1", [(5, True)])
+    db_api.sync_point_create_many(sync_point.rows(stack_id, "t1", [(5, True)]))
     calls = []
     preds = {(1, True), (2, True)}
     sync_point.sync(5, "t1", True, preds, {(1, True): {"id": 1}}, lambda *a: calls.append(a))
@@ -106,7 +106,7 @@ def test_a_sender_reporting_again_completes_nothing_twice(stack_id):
 
 def test_a_node_reporting_to_itself_runs_once_its_inputs_are_in(stack_id):
     """CheckResource.resend: the node's own key at its own sync point."""
-    sync_point.create_all(stack_id, "t1", [(5, True), (6, True)])
+    db_api.sync_point_create_many(sync_point.rows(stack_id, "t1", [(5, True), (6, True)]))
     calls = []
     preds = {(1, True), (2, True)}
     sync_point.sync(5, "t1", True, preds, {(1, True): {"id": 1}}, lambda *a: calls.append(a))
@@ -119,7 +119,7 @@ def test_a_node_reporting_to_itself_runs_once_its_inputs_are_in(stack_id):
 
 
 def test_sync_many_completes_each_target_when_its_own_inputs_are_in(stack_id):
-    sync_point.create_all(stack_id, "t1", [(5, True), (6, True)])
+    db_api.sync_point_create_many(sync_point.rows(stack_id, "t1", [(5, True), (6, True)]))
     done = []
     targets = {5: {(1, True)}, 6: {(1, True), (2, True)}}
     assert sync_point.sync_many(
@@ -156,7 +156,7 @@ def _complete_write(rsrc_id, stack_id, atomic_key):
 
 
 def test_a_state_write_goes_with_the_report(stack_id):
-    sync_point.create_all(stack_id, "t1", [(5, True)])
+    db_api.sync_point_create_many(sync_point.rows(stack_id, "t1", [(5, True)]))
     rsrc_id = _locked_resource(stack_id)
     write = _complete_write(rsrc_id, stack_id, 1)
     counts = db_api.sync_point_add_input([5], "t1", True, "r", {"id": rsrc_id}, write=write)
@@ -167,7 +167,7 @@ def test_a_state_write_goes_with_the_report(stack_id):
 
 
 def test_a_state_write_that_does_not_match_reports_nothing(stack_id):
-    sync_point.create_all(stack_id, "t1", [(5, True)])
+    db_api.sync_point_create_many(sync_point.rows(stack_id, "t1", [(5, True)]))
     rsrc_id = _locked_resource(stack_id)
     # the lock was taken over meanwhile: the row is not at the key the write expects
     write = _complete_write(rsrc_id, stack_id, 0)
@@ -198,7 +198,7 @@ def test_one_batch_of_reports_counts_each_sender_once_and_in_turn(db, stack_id):
     their own answer."""
     if db.startswith("sqlite"):
         pytest.skip("SQLite sends each report alone, in a serialised transaction")
-    sync_point.create_all(stack_id, "t1", [(5, True), (6, True)])
+    db_api.sync_point_create_many(sync_point.rows(stack_id, "t1", [(5, True), (6, True)]))
     assert db_api.sync_point_add_input([5], "t1", True, "early", {}) == {"5": 1}
     matching = _locked_resource(stack_id)
     write = _complete_write(matching, stack_id, 1)

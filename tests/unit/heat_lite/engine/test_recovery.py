@@ -40,7 +40,8 @@ def chain():
     deps.add((ids["a"], True))
     deps.add((ids["b"], True), (ids["a"], True))
     deps.add((ids["c"], True), (ids["b"], True))
-    sync_point.create_all(sid, TRAVERSAL, deps.nodes(), {"traversal": {"converge": True}})
+    flags = {"traversal": {"converge": True}}
+    db_api.sync_point_create_many(sync_point.rows(sid, TRAVERSAL, deps.nodes(), flags))
     stack = types.SimpleNamespace(
         id=sid, current_traversal=TRAVERSAL, context=None, t=types.SimpleNamespace(id=tmpl_id)
     )
