@@ -563,6 +563,10 @@ class Resource:
             action, COMPLETE, "state changed", unlock=engine_id, defer=self.defer_completion
         )
 
+    def start_values(self, action):
+        """More columns the ``action``'s IN_PROGRESS write stores (it takes the lock)."""
+        return {}
+
     def take_pending_write(self):
         """The deferred COMPLETE write (db_api.ResourceWrite), now the caller's to send."""
         write, self._pending_write = self._pending_write, None
@@ -669,6 +673,8 @@ class Resource:
             props_data = self._event_properties()
             if not props_data and action != UPDATE:
                 props_data = None  # nothing to show yet: no row needed
+        if status == IN_PROGRESS and lock is not None:
+            values.update(self.start_values(action))
         if (status, action) == (IN_PROGRESS, CREATE):
             # what the resource is built from, stored from the create's start as Heat's
             # create() does: a delete reads it even after a failed create

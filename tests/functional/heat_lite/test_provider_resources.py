@@ -81,6 +81,12 @@ def test_reference_nested_attributes_and_facade_metadata(heat):
     assert out["md"] == {"foo": "bar"}
     child_out = _outputs(child)
     assert child_out["md"] == {"foo": "bar"}
+    # a change of metadata: the parent and its child show the new one
+    tmpl["resources"]["r"]["metadata"] = {"foo": "baz"}
+    heat.client.update_stack(heat.ctx, ident, tmpl, {}, {"prv.yaml": json.dumps(PROVIDER)}, {})
+    stack = _wait(heat, ident, {"UPDATE_COMPLETE", "UPDATE_FAILED"})
+    assert stack["stack_status_reason"] == "Stack UPDATE completed successfully"
+    assert _outputs(stack)["md"] == {"foo": "baz"}
 
 
 FACADES = [

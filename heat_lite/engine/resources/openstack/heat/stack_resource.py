@@ -235,11 +235,14 @@ class StackResource(NestedValidation, resource.Resource):
                 return row.rsrc_metadata
         return self._resolved_metadata(self.t)
 
-    def store_facade_metadata(self):
-        """Store the resolved metadata before the child is created or updated, so that
-        its ``resource_facade: metadata`` reads the current one (as Heat stores it when
-        the action starts)."""
-        self.write_row({"rsrc_metadata": self._resolved_metadata(self.t)}, self.engine_id)
+    def start_values(self, action):
+        """The resolved metadata, stored by the write that starts a create or update
+        (before the child is created or updated), so that the child's
+        ``resource_facade: metadata`` reads the current one, as Heat stores it when the
+        action starts."""
+        if action not in (rpc_api.CREATE, rpc_api.UPDATE):
+            return {}
+        return {"rsrc_metadata": self._resolved_metadata(self.t)}
 
     # -- convergence hooks -----------------------------------------------------------------
 
@@ -255,7 +258,6 @@ class StackResource(NestedValidation, resource.Resource):
         """Create the child stack from ``child_template``; returns its id."""
         self._check_depth()
         self.check_resource_budget(_template(child_template))
-        self.store_facade_metadata()
         ident = self._client().create_stack(
             self.stack.context,
             self.physical_resource_name(),
@@ -338,7 +340,6 @@ class StackResource(NestedValidation, resource.Resource):
         if row is None:
             raise exception.NotFound("Nested stack %s not found" % self.resource_id)
         self.check_resource_budget(_template(child_template))
-        self.store_facade_metadata()
         self._client().update_stack(
             self.stack.context,
             self._child_identity(row),
