@@ -240,16 +240,9 @@ def raw_template_create(template, environment, files=None):
 
 def _raw_template_insert(conn, template, environment, files, now):
     """raw_template_create's rows inserted on ``conn`` (inside its transaction); the id."""
-    files_id = None
-    if files:
-        files_id = conn.execute(
-            T_FILES.insert().values(files=files, created_at=now)
-        ).inserted_primary_key[0]
-    return conn.execute(
-        T_RAW.insert().values(
-            template=template, environment=environment, files_id=files_id, created_at=now
-        )
-    ).inserted_primary_key[0]
+    files_id = _inserted_id(conn, T_FILES, {"files": files, "created_at": now}) if files else None
+    row = {"template": template, "environment": environment, "files_id": files_id}
+    return _inserted_id(conn, T_RAW, dict(row, created_at=now))
 
 
 _RAW_GET = prepared.Prepared(
@@ -308,7 +301,12 @@ def user_creds_delete(creds_id):
 
 def _insert_id(table, values):
     with transaction() as conn:
-        return conn.execute(table.insert().values(**values)).inserted_primary_key[0]
+        return _inserted_id(conn, table, values)
+
+
+def _inserted_id(conn, table, values):
+    """Insert ``values`` into ``table`` on ``conn``; the new row's id."""
+    return conn.execute(table.insert().values(**values)).inserted_primary_key[0]
 
 
 # stack ----------------------------------------------------------------------------------
@@ -346,9 +344,7 @@ def stack_create(
                 if template is not None:
                     values["raw_template_id"] = _raw_template_insert(conn, *template, now)
                 if creds_of is not None:
-                    values["user_creds_id"] = conn.execute(
-                        T_CREDS.insert().values(**_creds_values(creds_of))
-                    ).inserted_primary_key[0]
+                    values["user_creds_id"] = _inserted_id(conn, T_CREDS, _creds_values(creds_of))
                 conn.execute(T_STACK.insert().values(**values))
                 if tags:
                     stack_tags = [{"stack_id": values["id"], "tag": t} for t in tags]

@@ -24,11 +24,8 @@ GAP_S = 0.01  # well under POLL_FIRST_TIMEOUT, far over oslo.messaging's 1 ms
 
 @pytest.fixture(scope="module")
 def transport_url():
-    vhost, url = services.create_vhost()
-    try:
+    with services.isolated_vhost() as url:
         yield url
-    finally:
-        services.delete_vhost(vhost)
 
 
 def _timeouts_between_casts(monkeypatch, url):

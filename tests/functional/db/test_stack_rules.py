@@ -209,26 +209,23 @@ def test_a_traversal_start_writes_its_event_lock_and_sync_points_with_the_state(
     points = [
         {"entity_id": stack_id, "traversal_id": "t2", "is_update": True, "stack_id": stack_id}
     ]
+
+    def start(expected, engine_id):
+        return db_api.stack_update(
+            stack_id,
+            {"current_traversal": "t2"},
+            exp_trvsl=expected,
+            event=event,
+            engine_id=engine_id,
+            sync_points=points,
+        )
+
     # another traversal started meanwhile: the event and the lock are written, no sync point
-    assert not db_api.stack_update(
-        stack_id,
-        {"current_traversal": "t2"},
-        exp_trvsl="t0",
-        event=event,
-        engine_id="e1",
-        sync_points=points,
-    )
+    assert not start("t0", "e1")
     assert db_api.sync_point_get_all_by_traversal(stack_id, "t2") == []
     assert len(db_api.event_get_all_by_stacks([stack_id])) == 1
     assert [r.engine_id for r in db_api.stack_lock_get_all()] == ["e1"]
-    assert db_api.stack_update(
-        stack_id,
-        {"current_traversal": "t2"},
-        exp_trvsl="t1",
-        event=event,
-        engine_id="e2",
-        sync_points=points,
-    )
+    assert start("t1", "e2")
     assert db_api.stack_get(stack_id).current_traversal == "t2"
     assert len(db_api.sync_point_get_all_by_traversal(stack_id, "t2")) == 1
     assert len(db_api.event_get_all_by_stacks([stack_id])) == 2
