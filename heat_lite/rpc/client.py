@@ -261,6 +261,21 @@ class EngineClient:
             filters=filters,
         )
 
+    def list_stack_resources_if_changed(
+        self, ctxt, stack_identity, version, nested_depth=0, with_detail=False, filters=None
+    ):
+        """heat-lite's own: {"version", "resources"}, resources None when unchanged."""
+        return self._call(
+            ctxt,
+            "list_stack_resources_if_changed",
+            version="1.36",
+            stack_identity=stack_identity,
+            version_seen=version,
+            nested_depth=nested_depth,
+            with_detail=with_detail,
+            filters=filters,
+        )
+
     def describe_stack_resource(self, ctxt, stack_identity, resource_name, with_attr=None):
         return self._call(
             ctxt,

@@ -217,3 +217,40 @@ def test_stack_lock_set_takes_the_lock_or_a_holders_row(db):
     assert [(r.stack_id, r.engine_id) for r in db_api.stack_lock_get_all()] == [("s1", "e2")]
     with pytest.raises(sa.exc.IntegrityError):  # no such stack: not a holder's row
         db_api.stack_lock_set("gone", "e1")
+
+
+def test_resources_version_changes_with_every_write_to_the_list(db):
+    """resources_version: the rows' writes, their creation and deletion, a replacement
+    and the nested stacks' creation and deletion each give a version not seen before
+    (the stack's state was not seen before either); another stack's changes do not
+    touch it."""
+    helpers.make_stack("s1")
+    helpers.make_stack("other")
+    seen = [db_api.resources_version("s1")]
+
+    def changed():
+        version = db_api.resources_version("s1")
+        assert version not in seen
+        seen.append(version)
+
+    first, second = db_api.resource_create_many(
+        [{"name": n, "stack_id": "s1", "action": "INIT", "status": "COMPLETE"} for n in ("a", "b")]
+    )
+    changed()
+    assert db_api.resource_update(first, {"status": "FAILED"}, 0)
+    changed()
+    assert not db_api.resource_update(first, {"status": "COMPLETE"}, 0)  # a stale key
+    assert db_api.resources_version("s1") == seen[-1]
+    db_api.resource_create_many([{"name": "c", "stack_id": "other", "action": "INIT"}])
+    assert db_api.resources_version("s1") == seen[-1]
+    new_id = db_api.resource_make_replacement(second, 0, None, [], _event("s1", second))
+    assert new_id
+    changed()
+    helpers.make_stack("child", owner_id="s1")
+    changed()
+    helpers.make_stack("child2", owner_id="s1")
+    changed()
+    db_api.stack_soft_delete("child")
+    changed()
+    db_api.resource_delete(first)
+    changed()

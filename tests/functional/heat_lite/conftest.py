@@ -289,6 +289,13 @@ class FakeEngine:
             self._format_resource(stack, n, t, with_detail) for n, t in stack["resources"].items()
         ]
 
+    def list_stack_resources_if_changed(self, ctx, stack_identity, version_seen, **kwargs):
+        """No versions here: the API compares the lists."""
+        return {
+            "version": None,
+            "resources": self.list_stack_resources(ctx, stack_identity, **kwargs),
+        }
+
     def describe_stack_resource(self, ctx, stack_identity, resource_name, with_attr=None):
         self._record("describe_stack_resource", resource_name=resource_name, with_attr=with_attr)
         stack = self._get(ctx, stack_identity)

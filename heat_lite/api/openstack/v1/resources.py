@@ -1,7 +1,8 @@
 """Resources of a stack: ``/v1/{tenant}/stacks/{name}/{id}/resources...`` (docs/heat-api.md §4.3).
 
 GET .../stacks/s1/<id>/resources?nested_depth=1
-  -> ResourceController.index -> rpc_client.list_stack_resources(ctx, identity, 1, ...)
+  -> ResourceController.index
+  -> rpc_client.list_stack_resources_if_changed(ctx, identity, version_seen, 1, ...)
 """
 
 import collections
@@ -19,8 +20,11 @@ PARAM_MARK_UNHEALTHY = "mark_unhealthy"
 PARAM_STATUS_REASON = "resource_status_reason"
 MARK_UNHEALTHY_KEYS = (PARAM_MARK_UNHEALTHY, PARAM_STATUS_REASON)
 RES_METADATA = "metadata"
-# resource list answers kept, with the text made of each (a 1,000-resource one: ~4 MB)
-LISTS_KEPT = 4
+# resource lists answered lately: the text of each (a 1,000-resource one: ~0.6 MB) with
+# the engine's version of it (an unversioned one, with detail or nested stacks, keeps
+# the engine's answer to compare instead: ~4 MB)
+LISTS_KEPT = 8
+_Known = collections.namedtuple("_Known", "version resources text")
 
 
 class ResourceController:
@@ -35,7 +39,7 @@ class ResourceController:
 
     def __init__(self, rpc_client):
         self.rpc_client = rpc_client
-        # (application URL, path and query) -> (engine answer, response text), latest last
+        # (application URL, path and query) -> _Known, latest last
         self._lists = collections.OrderedDict()
 
     @staticmethod
@@ -60,24 +64,28 @@ class ResourceController:
         nested_depth = self._extract(req, PARAM_NESTED_DEPTH, util.extract_int, 0)
         with_detail = self._extract(req, PARAM_WITH_DETAIL, util.extract_bool, False)
         filters = util.get_allowed_params(req.params, self._FILTERS)
-        resources = self.rpc_client.list_stack_resources(
-            ctx, identity, nested_depth=nested_depth, with_detail=with_detail, filters=filters
-        )
-        return self._list_response(req, resources)
-
-    def _list_response(self, req, resources):
-        """The list's JSON; the same engine answer to the same URL as a recent request
-        gets that request's text (a conductor polls an unchanged stack: formatting and
-        dumping 1,000 resources was half of the API's CPU for the list)."""
         key = (util.application_url(req), req.path_qs)
         known = self._lists.get(key)
-        if known is not None and known[0] == resources:
+        answer = self.rpc_client.list_stack_resources_if_changed(
+            ctx,
+            identity,
+            known.version if known else None,
+            nested_depth=nested_depth,
+            with_detail=with_detail,
+            filters=filters,
+        )
+        resources, version = answer["resources"], answer["version"]
+        if known is not None and (
+            resources is None or (version is None and known.resources == resources)
+        ):
+            # the engine checked access and found the list unchanged
             self._lists.move_to_end(key)
-            return util.json_text_response(known[1])
+            return util.json_text_response(known.text)
         text = json.dumps(
             {"resources": [resources_view.format_resource(req, r) for r in resources]}
         )
-        self._lists[key] = (resources, text)
+        # a versioned list is recognised by its version: its answer is not kept
+        self._lists[key] = _Known(version, None if version else resources, text)
         self._lists.move_to_end(key)
         while len(self._lists) > LISTS_KEPT:
             self._lists.popitem(last=False)

@@ -66,3 +66,21 @@ def test_show_outputs_resolve_from_the_resources_they_name(api):
     assert not any("output_error" in o for o in stack["outputs"])
     shown = api.get(url + "/outputs/both").json["output"]
     assert shown["output_value"] == both
+
+
+def test_a_kept_resource_list_is_only_answered_after_the_engine_allowed_it(api):
+    """The API keeps the text of a list it answered; another project still gets the
+    engine's 404 (under its own tenant in the URL: the API refuses another's), and a
+    change is seen at once."""
+    url = create_stack(api, {"stack_name": "listing-kept", "template": TEMPLATE})
+    first = api.get(url + "/resources")
+    assert api.get(url + "/resources").body == first.body
+    stranger = {"X-User-Id": "u-p2", "X-Project-Id": "p2", "X-Roles": "member,reader"}
+    theirs = url.replace("/v1/admin/", "/v1/p2/")
+    assert theirs != url
+    denied = api.get(theirs + "/resources", headers=stranger, status=404)
+    assert denied.json["error"]["type"] == "EntityNotFound"
+    api.patch_json(url + "/resources/e", {"mark_unhealthy": True, "resource_status_reason": "x"})
+    after = {r["resource_name"]: r for r in api.get(url + "/resources").json["resources"]}
+    assert after["e"]["resource_status"] == "CHECK_FAILED"
+    assert after["a"] == {r["resource_name"]: r for r in first.json["resources"]}["a"]
