@@ -445,12 +445,12 @@ def stack_tags_get(stack_ids):
     if not stack_ids:
         return {}
     tags = {}
-    for row in _all(_STACK_TAGS, {"stack_ids": list(stack_ids)}):
-        tags.setdefault(row.stack_id, []).append(row.tag)
+    for stack_id, tag in _run_prepared(_STACK_TAGS, {"stack_ids": list(stack_ids)})[0]:
+        tags.setdefault(stack_id, []).append(tag)
     return tags
 
 
-_STACK_TAGS = (
+_STACK_TAGS = prepared.Prepared(
     sa.select(T_TAG.c.stack_id, T_TAG.c.tag)
     .where(T_TAG.c.stack_id.in_(sa.bindparam("stack_ids", expanding=True)))
     .order_by(T_TAG.c.id)
@@ -669,7 +669,7 @@ def resource_get_with_stack(resource_id):
     return rsrc, stack
 
 
-# what a resource list and stored_node_data read of a row (1,000-row lists: fewer columns
+# what a resource list reads of a row (1,000-row lists: fewer columns
 # fetched and built into rows)
 _RSRC_LISTED = [
     T_RSRC.c[name]
@@ -691,14 +691,11 @@ _RSRC_LISTED = [
 ]
 
 
-def resource_get_all_by_stack(stack_id, listed_only=False, names=None):
+def resource_get_all_by_stack(stack_id, listed_only=False):
     """The stack's resource rows by id; ``listed_only``: only the columns a resource
-    list shows (_RSRC_LISTED); ``names``: only the rows of those resource names."""
+    list shows (_RSRC_LISTED)."""
     stmt = sa.select(*(_RSRC_LISTED if listed_only else [T_RSRC]))
-    stmt = stmt.where(T_RSRC.c.stack_id == stack_id)
-    if names is not None:
-        stmt = stmt.where(T_RSRC.c.name.in_(list(names)))
-    return _all(stmt.order_by(T_RSRC.c.id))
+    return _all(stmt.where(T_RSRC.c.stack_id == stack_id).order_by(T_RSRC.c.id))
 
 
 def _resources_version_statement():
@@ -1097,17 +1094,36 @@ def _delete_unreferenced_props(conn, prop_ids):
     )
 
 
+_ATTR_DATA_BY_NAMES = prepared.Prepared(
+    sa.select(T_RSRC.c.name, T_PROPS.c.data)
+    .join(T_PROPS, T_PROPS.c.id == T_RSRC.c.attr_data_id)
+    .where(
+        T_RSRC.c.stack_id == sa.bindparam("stack_id"),
+        T_RSRC.c.name.in_(sa.bindparam("names", expanding=True)),
+        T_RSRC.c.replaced_by.is_(None),
+    )
+)
+_ATTR_DATA_ALL = prepared.Prepared(
+    sa.select(T_RSRC.c.name, T_PROPS.c.data)
+    .join(T_PROPS, T_PROPS.c.id == T_RSRC.c.attr_data_id)
+    .where(T_RSRC.c.stack_id == sa.bindparam("stack_id"), T_RSRC.c.replaced_by.is_(None))
+)
+
+
+def resource_attr_data_get(stack_id, names=None):
+    """{name: cached attribute values} of the stack's live resources that have some (of
+    ``names`` only, if given), in one statement."""
+    if names is None:
+        rows = _run_prepared(_ATTR_DATA_ALL, {"stack_id": stack_id})[0]
+    else:
+        rows = _run_prepared(_ATTR_DATA_BY_NAMES, {"stack_id": stack_id, "names": list(names)})[0]
+    return dict(rows)
+
+
 def resource_properties_data_get(prop_id):
     """The data of a resource_properties_data row (None when there is none)."""
-    return resource_properties_data_get_many([prop_id]).get(prop_id)
-
-
-def resource_properties_data_get_many(prop_ids):
-    """{id: data} of those resource_properties_data rows, in one query."""
-    if not prop_ids:
-        return {}
-    rows = _all(sa.select(T_PROPS.c.id, T_PROPS.c.data).where(T_PROPS.c.id.in_(prop_ids)))
-    return {row.id: row.data for row in rows}
+    row = _one(sa.select(T_PROPS.c.data).where(T_PROPS.c.id == prop_id))
+    return row.data if row is not None else None
 
 
 # event ----------------------------------------------------------------------------------

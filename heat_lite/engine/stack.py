@@ -384,16 +384,10 @@ class Stack:
     def stored_node_data(self, names=None):
         """``node_data`` from the database, outside a traversal (outputs shown, a parent's
         get_attr): the cached attribute values of the live resources (of ``names`` only,
-        if given: a show reads the resources its outputs name), in two queries."""
+        if given: a show reads the resources its outputs name)."""
         if names is not None and not names:
             return {}
-        rows = [
-            row
-            for row in db_api.resource_get_all_by_stack(self.id, listed_only=True, names=names)
-            if row.attr_data_id is not None and row.replaced_by is None
-        ]
-        values = db_api.resource_properties_data_get_many([row.attr_data_id for row in rows])
-        return {row.name: values.get(row.attr_data_id) for row in rows}
+        return db_api.resource_attr_data_get(self.id, names)
 
     # -- abandon and export ----------------------------------------------------------------
 
