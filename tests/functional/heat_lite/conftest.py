@@ -289,12 +289,20 @@ class FakeEngine:
             self._format_resource(stack, n, t, with_detail) for n, t in stack["resources"].items()
         ]
 
-    def list_stack_resources_if_changed(self, ctx, stack_identity, version_seen, **kwargs):
+    def list_stack_resources_if_changed(
+        self,
+        ctx,
+        stack_identity,
+        version_seen=None,
+        nested_depth=0,
+        with_detail=False,
+        filters=None,
+    ):
         """No versions here: the API compares the lists."""
-        return {
-            "version": None,
-            "resources": self.list_stack_resources(ctx, stack_identity, **kwargs),
-        }
+        resources = self.list_stack_resources(
+            ctx, stack_identity, nested_depth, with_detail, filters
+        )
+        return {"version": None, "resources": resources}
 
     def describe_stack_resource(self, ctx, stack_identity, resource_name, with_attr=None):
         self._record("describe_stack_resource", resource_name=resource_name, with_attr=with_attr)
