@@ -20,9 +20,10 @@ PARAM_MARK_UNHEALTHY = "mark_unhealthy"
 PARAM_STATUS_REASON = "resource_status_reason"
 MARK_UNHEALTHY_KEYS = (PARAM_MARK_UNHEALTHY, PARAM_STATUS_REASON)
 RES_METADATA = "metadata"
-# resource lists answered lately: the text of each (a 1,000-resource one: ~0.6 MB) with
-# the engine's version of it (an unversioned one, with detail or nested stacks, keeps
-# the engine's answer to compare instead: ~4 MB)
+# resource lists answered lately: the text of each (a 1,000-resource one: ~0.6 MB, and
+# its gzip encoding once a client took it) with the engine's version of it (an
+# unversioned one, with detail or nested stacks, keeps the engine's answer to compare
+# instead: ~4 MB)
 LISTS_KEPT = 8
 _Known = collections.namedtuple("_Known", "version resources text")
 
@@ -80,16 +81,17 @@ class ResourceController:
         ):
             # the engine checked access and found the list unchanged
             self._lists.move_to_end(key)
-            return util.json_text_response(known.text)
+            return util.kept_json_response(req, known.text)
         text = json.dumps(
             {"resources": [resources_view.format_resource(req, r) for r in resources]}
         )
         # a versioned list is recognised by its version: its answer is not kept
-        self._lists[key] = _Known(version, None if version else resources, text)
+        known = _Known(version, None if version else resources, util.KeptText(text))
+        self._lists[key] = known
         self._lists.move_to_end(key)
         while len(self._lists) > LISTS_KEPT:
             self._lists.popitem(last=False)
-        return util.json_text_response(text)
+        return util.kept_json_response(req, known.text)
 
     @util.registered_identified_stack
     def show(self, req, ctx, identity, resource_name):

@@ -20,6 +20,7 @@ etc. on the wire), heat_lite exceptions for the rest; the fault wrapper formats 
 """
 
 import functools
+import gzip
 import json
 import urllib.parse
 
@@ -183,6 +184,43 @@ def json_text_response(text, status=200, headers=None):
     resp.text = text
     if headers:
         resp.headers.update(headers)
+    return resp
+
+
+# a kept answer at least this long goes gzip-encoded to a client that accepts it (a
+# 1,000-resource list: 580 KB of text, 43 KB encoded at level 1 in 2 ms, once)
+GZIP_MIN_CHARS = 65536
+
+
+class KeptText:
+    """An answer's JSON text kept between requests, with its gzip encoding made on first
+    use."""
+
+    __slots__ = ("text", "_gzipped")
+
+    def __init__(self, text):
+        self.text = text
+        self._gzipped = None
+
+    def gzipped(self):
+        if self._gzipped is None:
+            self._gzipped = gzip.compress(self.text.encode("utf-8"), compresslevel=1, mtime=0)
+        return self._gzipped
+
+
+def kept_json_response(req, kept):
+    """json_text_response of a KeptText; a large one gzip-encoded for a client whose
+    Accept-Encoding takes gzip (heatclient's requests does; webob and curl without
+    --compressed do not ask)."""
+    if len(kept.text) < GZIP_MIN_CHARS:
+        return json_text_response(kept.text)
+    if req.accept_encoding.acceptable_offers(["gzip"]):
+        resp = webob.Response(status=200, content_type="application/json", charset="UTF-8")
+        resp.body = kept.gzipped()
+        resp.content_encoding = "gzip"
+    else:
+        resp = json_text_response(kept.text)
+    resp.vary = ("Accept-Encoding",)
     return resp
 
 

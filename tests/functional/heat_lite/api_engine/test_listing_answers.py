@@ -3,8 +3,14 @@
 request URL once, outputs resolved from the resources they name only, plain JSON sent
 over RPC without oslo's to_primitive walk."""
 
-import pytest
+import gzip
+import json
+import urllib.request
 
+import pytest
+from heatclient import client as heat_client
+
+from heat_lite.api.openstack.v1 import util
 from tests.functional.heat_lite.api_engine.helpers import create_stack
 
 pytestmark = pytest.mark.functional
@@ -84,3 +90,41 @@ def test_a_kept_resource_list_is_only_answered_after_the_engine_allowed_it(api):
     after = {r["resource_name"]: r for r in api.get(url + "/resources").json["resources"]}
     assert after["e"]["resource_status"] == "CHECK_FAILED"
     assert after["a"] == {r["resource_name"]: r for r in first.json["resources"]}["a"]
+
+
+def _get(url, accept_encoding=None):
+    """(headers, raw body) over HTTP, undecoded (webtest decodes gzip bodies itself)."""
+    headers = {"X-Auth-Token": "t"}
+    if accept_encoding:
+        headers["Accept-Encoding"] = accept_encoding
+    with urllib.request.urlopen(urllib.request.Request(url, headers=headers)) as resp:
+        return resp.headers, resp.read()
+
+
+def test_a_large_resource_list_is_gzip_encoded_for_a_client_that_accepts_it(api, endpoint):
+    """Over GZIP_MIN_CHARS, a client whose Accept-Encoding takes gzip gets the list
+    encoded, others the text; both vary by it. heatclient gets the same list."""
+    template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {"r%03d" % i: {"type": "OS::Heat::None"} for i in range(150)},
+    }
+    url = create_stack(api, {"stack_name": "listing-large", "template": template})
+    served = endpoint + url.split("/v1/admin", 1)[1] + "/resources"
+    headers, plain = _get(served)
+    assert len(plain) >= util.GZIP_MIN_CHARS
+    assert headers.get("Content-Encoding") is None
+    assert headers["Vary"] == "Accept-Encoding"
+    for _ in range(2):  # made, then kept
+        headers, encoded = _get(served, "gzip, deflate")
+        assert headers["Content-Encoding"] == "gzip"
+        assert headers["Vary"] == "Accept-Encoding"
+        assert len(encoded) < len(plain) // 5
+        assert gzip.decompress(encoded) == plain
+    assert _get(served, "gzip;q=0, identity")[1] == plain
+    small = create_stack(api, {"stack_name": "listing-small", "template": TEMPLATE})
+    small_served = endpoint + small.split("/v1/admin", 1)[1] + "/resources"
+    assert _get(small_served, "gzip")[0].get("Content-Encoding") is None
+
+    hc = heat_client.Client("1", endpoint=endpoint, token="t")
+    listed = [r.to_dict() for r in hc.resources.list(url.rsplit("/", 2)[-2])]
+    assert listed == json.loads(plain)["resources"]
