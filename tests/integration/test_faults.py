@@ -5,6 +5,7 @@ Real processes (api, engine, two workers) on PostgreSQL and RabbitMQ, with the q
 liveness and watchdog settings of tests/fixtures/chaos.py.
 """
 
+import re
 import time
 
 import pytest
@@ -169,3 +170,46 @@ def test_restarts_leak_no_service_rows_or_queues(hc, heat):
     assert killed not in rows and stopped not in rows
     assert not [q for q in queues if killed in q or stopped in q]
     assert not idle, idle
+
+
+def _chain_worker(heat, stack_id):
+    """The name of the worker process holding a resource lock of the stack, once one does."""
+    names = {chaos.engine_id(heat, name): name for name in ("worker0", "worker1")}
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        rows = chaos.query(
+            heat.database_url,
+            "SELECT engine_id FROM resource WHERE stack_id = :s AND engine_id IS NOT NULL",
+            s=stack_id,
+        )
+        for (holder,) in rows:
+            if holder in names:
+                return names[holder]
+        time.sleep(0.05)
+    raise AssertionError("no worker held a resource of %s" % stack_id)
+
+
+def test_a_chain_is_checked_link_after_link_by_the_worker_that_took_it(hc, heat):
+    """A node's report that makes one node ready has the same worker check it next: a
+    chain's links all run where the first did (its messages are not sent)."""
+    stack_id = chaos.create(hc, "chain", chaos.layers_template(10, 1))
+    assert chaos.wait_done(hc, stack_id)[0] == "CREATE_COMPLETE"
+    checked = {
+        name: len(re.findall(r"check_resource update r\d+_0 ", heat.log(name)))
+        for name in ("worker0", "worker1")
+    }
+    assert sorted(checked.values()) == [0, 10], checked
+    _deleted_cleanly(hc, heat, stack_id)
+
+
+@pytest.mark.parametrize("sig", [chaos.signal.SIGKILL, chaos.signal.SIGTERM], ids=["kill", "term"])
+def test_a_chain_survives_the_worker_checking_it(hc, heat, sig):
+    """The worker going on along a chain dies (its next link was never sent anywhere) or
+    stops (it sends the next link instead of checking it): the other worker finishes."""
+    stack_id = chaos.create(hc, "chain-dies", chaos.layers_template(6, 1, wait_secs=1))
+    time.sleep(1.5)  # into the second link
+    chaos.kill(heat, _chain_worker(heat, stack_id), sig=sig)
+
+    assert chaos.wait_done(hc, stack_id, timeout=180)[0] == "CREATE_COMPLETE"
+    assert {r.resource_status for r in hc.resources.list(stack_id)} == {"CREATE_COMPLETE"}
+    _deleted_cleanly(hc, heat, stack_id)

@@ -83,6 +83,10 @@ def _lb_template(prefix):
                     "floating_network": "public",
                     "port_id": {"get_attr": ["loadbalancer", "vip_port_id"]},
                 },
+                # the port is the VIP's, not a resource of the stack: neither Heat nor
+                # heat-lite can tell that it needs router_if first (the association
+                # fails "External network ... is not reachable" when it races ahead)
+                "depends_on": ["router_if"],
             },
         }
     )
