@@ -58,6 +58,17 @@ class Task(threading.Event):
             event.set()
 
 
+# the arguments of check_resource that say how the traversal goes on (CheckResource.check
+# passes them along with every node it makes ready)
+_HOW_IT_GOES_ON = (
+    "skip_propagate",
+    "accumulated_failures",
+    "abandon",
+    "adopt_stack_data",
+    "converge",
+)
+
+
 class WorkerService:
     RPC_API_VERSION = rpc_api.WORKER_RPC_VERSION
     target = oslo_messaging.Target(version=RPC_API_VERSION)
@@ -153,32 +164,26 @@ class WorkerService:
             "abandon": abandon,
         }
         while node is not None:
-            node = self._check_node(cnxt, **node)
+            node = self._check_node(cnxt, node)
 
-    def _check_node(
-        self,
-        cnxt,
-        resource_id,
-        current_traversal,
-        data,
-        is_update,
-        adopt_stack_data,
-        converge,
-        skip_propagate,
-        accumulated_failures,
-        abandon,
-    ):
-        """check_resource of one node; the next node to check here, or None."""
-        input_data = sync_point.deserialize_input_data((data or {}).get("input_data"))
+    def _check_node(self, cnxt, node):
+        """check_resource of one node (the keyword arguments of its message); the next
+        node to check here, or None."""
+        resource_id, traversal, is_update = (
+            node["resource_id"],
+            node["current_traversal"],
+            node["is_update"],
+        )
+        input_data = sync_point.deserialize_input_data((node["data"] or {}).get("input_data"))
         loaded = check_resource.load_resource(cnxt, resource_id, is_update, input_data)
         if loaded is None:
-            return
+            return None
         rsrc, stack = loaded
-        rsrc.converge = converge
+        rsrc.converge = node["converge"]
         rsrc.cancel_event = Task()
-        if stack.current_traversal != current_traversal:
-            LOG.debug("Dropping %s of superseded traversal %s", resource_id, current_traversal)
-            return
+        if stack.current_traversal != traversal:
+            LOG.debug("Dropping %s of superseded traversal %s", resource_id, traversal)
+            return None
         self.processed += 1
         LOG.info(
             "check_resource %s %s (%s) of stack %s by worker %s",
@@ -189,37 +194,14 @@ class WorkerService:
             self.engine_id,
         )
         # stopped by a shutdown, the node is handed back: the same message again
-        hand_back = functools.partial(
-            self._client.check_resource,
-            cnxt,
-            resource_id,
-            current_traversal,
-            data,
-            is_update,
-            adopt_stack_data,
-            converge=converge,
-            skip_propagate=skip_propagate,
-            accumulated_failures=accumulated_failures,
-            abandon=abandon,
-        )
+        hand_back = functools.partial(self._client.check_resource, cnxt, **node)
         checker = check_resource.CheckResource(
             self.engine_id, self._client, continue_here=not self._stopping
         )
+        how = {key: node[key] for key in _HOW_IT_GOES_ON}
         try:
             with self._tracked(stack.id, rsrc.cancel_event, hand_back):
-                checker.check(
-                    cnxt,
-                    resource_id,
-                    current_traversal,
-                    is_update,
-                    rsrc,
-                    stack,
-                    skip_propagate=skip_propagate,
-                    accumulated_failures=accumulated_failures,
-                    abandon=abandon,
-                    adopt_stack_data=adopt_stack_data,
-                    converge=converge,
-                )
+                checker.check(cnxt, resource_id, traversal, is_update, rsrc, stack, **how)
         except BaseException:
             self._cast_continuation(cnxt, checker.continuation)
             raise
