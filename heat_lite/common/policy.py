@@ -16,14 +16,29 @@ _ENFORCER = None
 
 
 class _Enforcer(policy.Enforcer):
-    """oslo.policy's Enforcer, counting the rule sets it is given (``generation``): a
-    decision kept for one rule set is never used once the rules changed."""
+    """oslo.policy's Enforcer, keeping the decisions that allowed (``allowed()``), by
+    everything a decision reads: the action, the target and the caller's policy values.
+    oslo.policy walks the rule's check tree for each call (with an inspect.getfullargspec
+    per check): a tenth of heat-lite-api's CPU while clients poll (bench/api_load.py).
+    Denials are not kept: they raise."""
 
-    generation = 0
+    ALLOWED_MAX = 4096
+    _allowed, _allowed_for = None, None
 
     def set_rules(self, *args, **kwargs):
-        self.generation += 1
+        self._allowed = None  # another rule set
         super().set_rules(*args, **kwargs)
+
+    def allowed(self):
+        """The kept decisions, emptied first when the rules were replaced or added to in
+        place since they were made (load_rules does both without set_rules)."""
+        # (a new rules object is made while the one it replaces lives: never its id)
+        made_for = (id(self.rules), len(self.rules))
+        if self._allowed is None or self._allowed_for != made_for:
+            self._allowed, self._allowed_for = {}, made_for
+        elif len(self._allowed) >= self.ALLOWED_MAX:
+            self._allowed.clear()
+        return self._allowed
 
 
 def get_enforcer(conf=None):
@@ -41,17 +56,6 @@ def reset():
     if _ENFORCER is not None:
         _ENFORCER.clear()
     _ENFORCER = None
-    _ALLOWED.clear()
-    _ALLOWED_WITH[0] = None
-
-
-# The decisions that allowed, by everything a decision reads: the rule set, the action,
-# the target and the caller's policy values. oslo.policy walks the rule's check tree
-# for each call (with an inspect.getfullargspec per check): a tenth of heat-lite-api's
-# CPU while clients poll (bench/api_load.py). Denials are not kept: they raise.
-_ALLOWED = {}
-_ALLOWED_WITH = [None]  # (rules object, generation, number of rules) of those decisions
-_ALLOWED_MAX = 4096
 
 
 def _frozen(value):
@@ -65,7 +69,7 @@ def _frozen(value):
     raise TypeError("not JSON-like: %r" % type(value))
 
 
-def _decision_key(enforcer, action, target, context):
+def _decision_key(action, target, context):
     """What a decision reads, hashable; None when a value is not JSON-like."""
     try:
         target_key = _frozen(dict(target))
@@ -73,17 +77,6 @@ def _decision_key(enforcer, action, target, context):
     except TypeError:
         return None
     return action, target_key, creds_key
-
-
-def _kept_decisions(enforcer):
-    """_ALLOWED, emptied first if the rules are not those its decisions were made with:
-    another rule set given (set_rules), or the rules replaced or added to in place."""
-    rules = (enforcer.rules, enforcer.generation, len(enforcer.rules))
-    kept = _ALLOWED_WITH[0]
-    if kept is None or kept[0] is not rules[0] or kept[1:] != rules[1:]:
-        _ALLOWED.clear()
-        _ALLOWED_WITH[0] = rules
-    return _ALLOWED
 
 
 def enforce(context, action, target=None, do_raise=True):
@@ -97,16 +90,14 @@ def enforce(context, action, target=None, do_raise=True):
     enforcer = get_enforcer()
     target = target or {}
     enforcer.load_rules()  # a changed policy file is read again, as enforce does
-    allowed_before = _kept_decisions(enforcer)
-    key = _decision_key(enforcer, action, target, context)
+    allowed_before = enforcer.allowed()
+    key = _decision_key(action, target, context)
     if key is not None and key in allowed_before:
         return True
     allowed = enforcer.enforce(
         action, target, context, do_raise=do_raise, exc=exception.Forbidden, action=action
     )
     if allowed and key is not None:
-        if len(allowed_before) >= _ALLOWED_MAX:
-            allowed_before.clear()
         allowed_before[key] = True
     return allowed
 

@@ -1094,20 +1094,19 @@ def _delete_unreferenced_props(conn, prop_ids):
     )
 
 
-_ATTR_DATA_BY_NAMES = prepared.Prepared(
-    sa.select(T_RSRC.c.name, T_PROPS.c.data)
-    .join(T_PROPS, T_PROPS.c.id == T_RSRC.c.attr_data_id)
-    .where(
-        T_RSRC.c.stack_id == sa.bindparam("stack_id"),
-        T_RSRC.c.name.in_(sa.bindparam("names", expanding=True)),
-        T_RSRC.c.replaced_by.is_(None),
+def _attr_data_statement(by_names):
+    """resource_attr_data_get's join, of the named resources (``names``) or of all."""
+    where = [T_RSRC.c.stack_id == sa.bindparam("stack_id"), T_RSRC.c.replaced_by.is_(None)]
+    if by_names:
+        where.append(T_RSRC.c.name.in_(sa.bindparam("names", expanding=True)))
+    return prepared.Prepared(
+        sa.select(T_RSRC.c.name, T_PROPS.c.data)
+        .join(T_PROPS, T_PROPS.c.id == T_RSRC.c.attr_data_id)
+        .where(*where)
     )
-)
-_ATTR_DATA_ALL = prepared.Prepared(
-    sa.select(T_RSRC.c.name, T_PROPS.c.data)
-    .join(T_PROPS, T_PROPS.c.id == T_RSRC.c.attr_data_id)
-    .where(T_RSRC.c.stack_id == sa.bindparam("stack_id"), T_RSRC.c.replaced_by.is_(None))
-)
+
+
+_ATTR_DATA_BY_NAMES, _ATTR_DATA_ALL = _attr_data_statement(True), _attr_data_statement(False)
 
 
 def resource_attr_data_get(stack_id, names=None):

@@ -262,7 +262,7 @@ class EngineClient:
         )
 
     def list_stack_resources_if_changed(
-        self, ctxt, stack_identity, version, nested_depth=0, with_detail=False, filters=None
+        self, ctxt, stack_identity, version_seen, nested_depth=0, with_detail=False, filters=None
     ):
         """heat-lite's own: {"version", "resources"}, resources None when unchanged."""
         return self._call(
@@ -270,7 +270,7 @@ class EngineClient:
             "list_stack_resources_if_changed",
             version="1.36",
             stack_identity=stack_identity,
-            version_seen=version,
+            version_seen=version_seen,
             nested_depth=nested_depth,
             with_detail=with_detail,
             filters=filters,

@@ -25,7 +25,7 @@ RES_METADATA = "metadata"
 # unversioned one, with detail or nested stacks, keeps the engine's answer to compare
 # instead: ~4 MB)
 LISTS_KEPT = 8
-_Known = collections.namedtuple("_Known", "version resources text")
+_Known = collections.namedtuple("_Known", "version resources kept")
 
 
 class ResourceController:
@@ -81,7 +81,7 @@ class ResourceController:
         ):
             # the engine checked access and found the list unchanged
             self._lists.move_to_end(key)
-            return util.kept_json_response(req, known.text)
+            return util.kept_json_response(req, known.kept)
         text = json.dumps(
             {"resources": [resources_view.format_resource(req, r) for r in resources]}
         )
@@ -91,7 +91,7 @@ class ResourceController:
         self._lists.move_to_end(key)
         while len(self._lists) > LISTS_KEPT:
             self._lists.popitem(last=False)
-        return util.kept_json_response(req, known.text)
+        return util.kept_json_response(req, known.kept)
 
     @util.registered_identified_stack
     def show(self, req, ctx, identity, resource_name):
