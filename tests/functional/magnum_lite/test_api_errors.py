@@ -245,6 +245,29 @@ def test_cluster_patch_only_node_count(api, ct):
     assert c.name == "c1"
 
 
+def test_cluster_deleted_while_read(api, ct):
+    """The conductor deletes a cluster's nodegroups and its row in one transaction; a read
+    that got the row just before that committed finds no nodegroups. It answers as a read
+    after the delete does (gone from the list, 404), never 400 on master_count 0."""
+    kept = fixtures.cluster(ct, "p1", name="kept")
+    going = fixtures.cluster(ct, "p1", name="going")
+    for ng in going.nodegroups:  # the state such a read sees: the row, no nodegroups
+        ng.destroy()
+    for path in ("/v1/clusters", "/v1/clusters/detail"):
+        r = api.get(path, headers=MEMBER)
+        assert [(c["uuid"], c["master_count"]) for c in r.json["clusters"]] == [(kept.uuid, 1)]
+    r = api.get("/v1/clusters/going", headers=MEMBER, expect_errors=True)
+    assert _error(r, 404) == "Cluster %s could not be found." % going.uuid
+    r = api.patch_json(
+        "/v1/clusters/going",
+        [{"op": "replace", "path": "/node_count", "value": 3}],
+        headers=MEMBER,
+        expect_errors=True,
+    )
+    _error(r, 404)
+    assert api.get("/v1/clusters/kept", headers=MEMBER).json["node_count"] == 2
+
+
 def test_duplicate_names_conflict(api, ct):
     fixtures.cluster(ct, "p1", name="dup")
     fixtures.cluster(ct, "p1", name="dup")

@@ -121,6 +121,16 @@ class Cluster(base.APIBase):
         return c
 
 
+def _nodegroups(cluster):
+    """The nodegroups of ``cluster``, read once. A cluster is stored with its nodegroups and
+    deleted with them in one transaction, so none means it was deleted after its row was read:
+    404, as the next read would answer (not a cluster shown with master_count 0)."""
+    nodegroups = cluster.nodegroups
+    if not nodegroups:
+        raise exception.ClusterNotFound(cluster=cluster.uuid)
+    return nodegroups
+
+
 def _detail(c, cluster, nodegroups):
     template = cluster.cluster_template
     c.labels_overridden, c.labels_added, c.labels_skipped = validation.labels_diff(
@@ -173,6 +183,7 @@ class ClustersController(rest.RestController):
         items = [
             Cluster.convert_with_links(o, expand=expand, nodegroups=nodegroups[o.uuid])
             for o in objs
+            if nodegroups[o.uuid]  # none: deleted since the page was read (see _nodegroups)
         ]
         return listing.collection(ClusterCollection, items, limit, url, sort_key, sort_dir)
 
@@ -189,9 +200,10 @@ class ClustersController(rest.RestController):
     @wsme_pecan.wsexpose(Cluster, wtypes.text)
     def get_one(self, cluster_ident):
         cluster = validation.get_cluster(cluster_ident)
+        nodegroups = _nodegroups(cluster)
         context = pecan.request.context
-        policy.enforce(context, "cluster:get", cluster.as_dict(), action="cluster:get")
-        return Cluster.convert_with_links(cluster)
+        policy.enforce(context, "cluster:get", cluster.as_dict(nodegroups), action="cluster:get")
+        return Cluster.convert_with_links(cluster, nodegroups=nodegroups)
 
     @wsme_pecan.wsexpose(types.ClusterID, body=Cluster, status_code=202)
     def post(self, cluster):
@@ -236,11 +248,14 @@ class ClustersController(rest.RestController):
             )
             context.all_tenants = True
         cluster = api_utils.get_resource("Cluster", cluster_ident)
-        policy.enforce(context, "cluster:update", cluster.as_dict(), action="cluster:update")
+        nodegroups = _nodegroups(cluster)
+        policy.enforce(
+            context, "cluster:update", cluster.as_dict(nodegroups), action="cluster:update"
+        )
         policy.enforce(
             context, "cluster:update_health_status", action="cluster:update_health_status"
         )
-        new = self._patched(cluster, patch or [])
+        new = self._patched(Cluster.convert_with_links(cluster, nodegroups=nodegroups), patch)
         validation.check_node_count(new["node_count"])
         pecan.request.rpcapi.cluster_update_async(
             cluster,
@@ -252,10 +267,11 @@ class ClustersController(rest.RestController):
         return _accepted(cluster.uuid)
 
     @staticmethod
-    def _patched(cluster, patch):
-        doc = Cluster.convert_with_links(cluster).as_dict()
-        doc.pop("links", None)
-        doc = api_utils.apply_jsonpatch(doc, [types.literal(p) for p in patch])
+    def _patched(shown, patch):
+        """The checked new values of the cluster ``shown`` (as GET shows it) after ``patch``."""
+        current = shown.as_dict()
+        current.pop("links", None)
+        doc = api_utils.apply_jsonpatch(current, [types.literal(p) for p in patch or []])
         checked = Cluster(
             **{
                 k: v
@@ -265,7 +281,6 @@ class ClustersController(rest.RestController):
                 and k != "faults"
             }
         )
-        current = Cluster.convert_with_links(cluster).as_dict()
         changed = [
             k
             for k in Cluster._wsme_attributes
