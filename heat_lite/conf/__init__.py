@@ -112,11 +112,15 @@ database_opts = [
         help="SQLAlchemy URL of heat's database (PostgreSQL, or SQLite for the embedded default).",
     ),
     # RPC handlers (executor_thread_pool_size, 64) take a connection per statement, so
-    # 16 (+4) serve them, with a few for background work: three processes stay well
-    # below PostgreSQL's default max_connections of 100; a handler waits for a
-    # connection only while others run their statements.
+    # 16 serve them, with a few for background work: four processes stay well below
+    # PostgreSQL's default max_connections of 100; a handler waits for a connection only
+    # while others run their statements. No overflow: a connection over the pool size is
+    # closed when it is returned, so under load (64 handlers) the pool opened and closed
+    # connections all along, each a PostgreSQL backend start-up and the prepared
+    # statements made again (1000 wide: 168 connections instead of 44, PostgreSQL CPU
+    # 1.7-2.1 s instead of 0.9-1.3 s).
     cfg.IntOpt("max_pool_size", default=16, help="Connections kept in the pool."),
-    cfg.IntOpt("max_overflow", default=4, help="Connections allowed above max_pool_size."),
+    cfg.IntOpt("max_overflow", default=0, help="Connections allowed above max_pool_size."),
     # transient errors (lost connection, too many clients, deadlock, serialization
     # failure) are retried as oslo.db's wrap_db_retry does (same option names)
     cfg.IntOpt("db_max_retries", default=10, min=0, help="Retries of a transient DB error."),

@@ -51,7 +51,7 @@ T_SERVICE = models.Service.__table__
 utcnow = models.utcnow
 
 
-def configure(url, max_pool_size=16, max_overflow=4):
+def configure(url, max_pool_size=16, max_overflow=0):
     """Create the process-wide engine for ``url`` (replacing any previous one).
 
     On PostgreSQL its connections run in autocommit mode: the single statements that make
