@@ -36,8 +36,10 @@ database_opts = [
         secret=True,
         help="SQLAlchemy URL of simcloud's database (PostgreSQL, or SQLite).",
     ),
+    # no overflow: a connection over the pool size is closed when returned, so bursts of
+    # requests (a 10-cluster create) opened and closed PostgreSQL backends all along
     cfg.IntOpt("max_pool_size", default=16, help="Connections kept in the pool."),
-    cfg.IntOpt("max_overflow", default=4, help="Connections allowed above max_pool_size."),
+    cfg.IntOpt("max_overflow", default=0, help="Connections allowed above max_pool_size."),
 ]
 
 identity_opts = [

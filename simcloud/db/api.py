@@ -23,7 +23,7 @@ _SQLITE_LOCK = None
 utcnow = models.utcnow
 
 
-def configure(url, max_pool_size=16, max_overflow=4):
+def configure(url, max_pool_size=16, max_overflow=0):
     """Create the process-wide engine for ``url`` (replacing any previous one).
 
     On PostgreSQL its connections run in autocommit mode (a single statement is one round
