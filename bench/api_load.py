@@ -24,7 +24,6 @@ import pathlib
 import statistics
 import subprocess
 import sys
-import threading
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
@@ -65,8 +64,9 @@ def urls(endpoint, stack_id, name):
     }
 
 
-def poll(targets, seconds, times, lock):
-    """One conductor: the three calls in turn until ``seconds`` have passed."""
+def poll(targets, seconds):
+    """One conductor: the three calls in turn until ``seconds`` have passed; the seconds
+    each call took, by call."""
     session = requests.Session()
     session.headers["X-Auth-Token"] = "bench"
     mine = {call: [] for call in CALLS}
@@ -78,9 +78,7 @@ def poll(targets, seconds, times, lock):
             mine[call].append(time.perf_counter() - start)
             if response.status_code != 200:
                 raise RuntimeError("%s: %s %s" % (call, response.status_code, response.text))
-    with lock:
-        for call in CALLS:
-            times[call].extend(mine[call])
+    return mine
 
 
 def percentile(values, fraction):
@@ -98,6 +96,7 @@ def sample(heat, seconds, out_dir):
             [
                 services.script("py-spy"),
                 "record",
+                "--gil",  # the samples of the thread holding the GIL: near CPU time
                 "--format",
                 "raw",
                 "--duration",
@@ -121,12 +120,14 @@ def measure(heat, resources, clients, seconds, stacks, profile_dir=None):
     stack_id = create_and_wait(hc, "big", big_template(resources))
     targets = urls(heat.endpoint, stack_id, "big")
     times = {call: [] for call in CALLS}
-    lock = threading.Lock()
     samplers = sample(heat, seconds, profile_dir)
     meter = cpu.Meter(cpu.heat_procs(heat))
-    with concurrent.futures.ThreadPoolExecutor(clients) as pool:
-        for future in [pool.submit(poll, targets, seconds, times, lock) for _ in range(clients)]:
-            future.result()
+    # a process per client, as each conductor is one: client threads of one process would
+    # queue for its GIL, adding their own wait to the times measured
+    with concurrent.futures.ProcessPoolExecutor(clients) as pool:
+        for future in [pool.submit(poll, targets, seconds) for _ in range(clients)]:
+            for call, values in future.result().items():
+                times[call].extend(values)
     used = meter.lap()
     for sampler in samplers:
         sampler.wait()
