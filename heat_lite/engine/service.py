@@ -33,6 +33,7 @@ from heat_lite.engine import (
 )
 from heat_lite.engine import stack as parser
 from heat_lite.engine import template as tmpl_mod
+from heat_lite.engine.clients.rest import session
 from heat_lite.rpc import api as rpc_api
 
 LOG = logging.getLogger(__name__)
@@ -83,6 +84,7 @@ class EngineService(
         self._rpc_server.start()
         LOG.info("heat-lite-engine %s listening on topic %s", self.engine_id, rpc_api.ENGINE_TOPIC)
         self._watchdog.start()
+        threads.spawn(session.warm_up)  # the first stack's first cloud call, made ready
 
     def stop(self):
         self._watchdog.stop()

@@ -33,8 +33,9 @@ import oslo_messaging
 from heat_lite.common import messaging
 from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
-from heat_lite.engine import check_resource, liveness, stack_watch, sync_point
+from heat_lite.engine import check_resource, liveness, stack_watch, sync_point, threads
 from heat_lite.engine import resource as rsrc_mod
+from heat_lite.engine.clients.rest import session
 from heat_lite.rpc import api as rpc_api
 from heat_lite.rpc import worker_client
 
@@ -96,6 +97,7 @@ class WorkerService:
         self._rpc_server = messaging.get_rpc_server(target, [self])
         self._rpc_server.start()
         LOG.info("heat-lite-worker %s listening on topic %s", self.engine_id, rpc_api.WORKER_TOPIC)
+        threads.spawn(session.warm_up)  # the first stack's first cloud call, made ready
 
     def stop(self):
         """Stop taking messages; let running nodes finish for graceful_shutdown_timeout

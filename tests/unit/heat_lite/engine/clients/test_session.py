@@ -5,6 +5,7 @@ and verifies the calls as requests itself would have."""
 import pytest
 import requests
 
+from heat_lite.conf import CONF
 from heat_lite.engine.clients.rest import session
 
 ASKING = ("HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy")
@@ -47,3 +48,29 @@ def test_a_proxy_is_honoured(clean_env, monkeypatch):
 def test_netrc_is_honoured(clean_env):
     (clean_env / ".netrc").write_text("machine cloud login u password p\n")
     assert session._http_session()[0].trust_env is True
+
+
+def test_warm_up_authenticates_before_the_first_call(ctx, cloud):
+    """A service's start authenticates its service user (noauth): the first cloud call
+    then acts with that token instead of asking for one."""
+    conn = session.connection(None)
+    assert conn.session.auth.auth_ref is None
+    session.warm_up()
+    warmed = conn.session.auth.auth_ref
+    assert warmed is not None and warmed.project_id == cloud.project_id
+    assert conn.compute.get("/flavors").status_code == 200
+    assert conn.session.auth.auth_ref is warmed  # no second authentication
+
+
+def test_warm_up_without_a_cloud_is_quiet(ctx, cloud, caplog):
+    CONF.set_override("auth_uri", "http://127.0.0.1:9/identity", group="clients_keystone")
+    session.forget()
+    caplog.set_level("DEBUG", logger=session.__name__)
+    session.warm_up()  # nothing raised: the first real call authenticates and reports
+    assert [r.levelname for r in caplog.records if r.name == session.__name__] == ["DEBUG"]
+
+
+def test_warm_up_in_keystone_mode_leaves_tokens_to_requests(ctx, cloud):
+    CONF.set_override("auth_strategy", "keystone")
+    session.warm_up()
+    assert session._connections == {}
