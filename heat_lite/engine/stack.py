@@ -664,28 +664,25 @@ class Stack:
         by_name = {}
         for row in self._existing:
             by_name.setdefault(row.name, []).append(row)
-        ids, new_rows = {}, []
+        ids, new_names = {}, []
         order = list(self._definition_order())
         for name in reversed(order):
             candidates = by_name.get(name)
             if candidates:
                 ids[name] = max(candidates, key=self._row_score).id
             else:
-                new_rows.append(
-                    {
-                        "name": name,
-                        "stack_id": self.id,
-                        "root_stack_id": self.root_stack_id(),
-                        "action": rpc_api.INIT,
-                        "status": COMPLETE,
-                        "status_reason": "",
-                        "current_template_id": self.t.id,
-                    }
-                )
-        budget = self._resource_budget() if new_rows else None
-        new_ids = db_api.resource_create_many(new_rows, budget=budget)
-        for row, new_id in zip(new_rows, new_ids, strict=True):
-            ids[row["name"]] = new_id
+                new_names.append(name)
+        shared = {
+            "stack_id": self.id,
+            "root_stack_id": self.root_stack_id(),
+            "action": rpc_api.INIT,
+            "status": COMPLETE,
+            "status_reason": "",
+            "current_template_id": self.t.id,
+        }
+        budget = self._resource_budget() if new_names else None
+        new_ids = db_api.resource_init_many(new_names, shared, budget=budget)
+        ids.update(zip(new_names, new_ids, strict=True))
         return ids
 
     def _resource_budget(self):

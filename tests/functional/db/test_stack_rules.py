@@ -95,6 +95,38 @@ def _rows(stack_id, root_id, count):
     ]
 
 
+def _init_values(stack_id):
+    return {
+        "stack_id": stack_id,
+        "root_stack_id": "root",
+        "action": "INIT",
+        "status": "COMPLETE",
+        "status_reason": "",
+        "current_template_id": None,
+    }
+
+
+def _init(stack_id, count, budget=None, first=0):
+    """A new stack's INIT rows as the engine writes them (db_api.resource_init_many)."""
+    names = ["r%d" % i for i in range(first, first + count)]
+    return db_api.resource_init_many(names, _init_values(stack_id), budget=budget)
+
+
+def test_a_new_stacks_rows_come_back_in_the_order_named(db):
+    helpers.make_stack("root")
+    names = ["web", "db", "net", "port"]
+    ids = db_api.resource_init_many(names, _init_values("root"))
+    assert ids == sorted(ids)  # inserted in that order, as Heat inserts dependents first
+    rows = {r.id: r for r in db_api.resource_get_all_by_stack("root")}
+    assert [rows[i].name for i in ids] == names
+    row = rows[ids[0]]
+    assert (row.action, row.status, row.status_reason) == ("INIT", "COMPLETE", "")
+    assert (row.atomic_key, row.requires, row.needed_by) == (0, [], [])
+    assert row.root_stack_id == "root" and row.created_at is not None
+    assert len({rows[i].uuid for i in ids}) == 4
+    assert db_api.resource_init_many([], _init_values("root")) == []
+
+
 def test_parallel_nested_stacks_share_the_resource_budget(db):
     helpers.make_stack("root")
     db_api.resource_create_many(_rows("root", "root", 2))
@@ -102,12 +134,7 @@ def test_parallel_nested_stacks_share_the_resource_budget(db):
     for child in children:
         helpers.make_stack(child, name="root-" + child, owner_id="root")
     outcomes = _in_parallel(
-        [
-            lambda c=c: db_api.resource_create_many(
-                _rows(c, "root", 600), budget=("root", 1000, c, 600)
-            )
-            for c in children
-        ]
+        [lambda c=c: _init(c, 600, budget=("root", 1000, c, 600)) for c in children]
     )
     errors = [o for o in outcomes if isinstance(o, Exception)]
     assert [str(e) for e in errors] == [
@@ -151,13 +178,14 @@ def test_migration_keeps_stacks_that_already_share_a_name(db_url, tmp_path):
 def test_an_updated_nested_stack_is_not_counted_twice(db):
     helpers.make_stack("root")
     helpers.make_stack("a", name="root-a", owner_id="root")
-    db_api.resource_create_many(_rows("a", "root", 600), budget=("root", 1000, "a", 600))
+    _init("a", 600, budget=("root", 1000, "a", 600))
     # the update defines 610: its own 600 rows are not counted again
-    db_api.resource_create_many(_rows("a", "root", 10), budget=("root", 1000, "a", 610))
+    _init("a", 10, budget=("root", 1000, "a", 610), first=600)
     helpers.make_stack("b", name="root-b", owner_id="root")
     with pytest.raises(exception.RequestLimitExceeded):
-        db_api.resource_create_many(_rows("b", "root", 391), budget=("root", 1000, "b", 391))
-    db_api.resource_create_many(_rows("b", "root", 390), budget=("root", 1000, "b", 390))
+        _init("b", 391, budget=("root", 1000, "b", 391))
+    assert db_api.resource_count_by_root("root") == 610  # the refused insert left nothing
+    _init("b", 390, budget=("root", 1000, "b", 390))
     assert db_api.resource_count_by_root("root") == 1000
 
 
