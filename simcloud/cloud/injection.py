@@ -10,6 +10,7 @@ every process reads them (cached for a second):
 """
 
 import fnmatch
+import threading
 import time
 
 from simcloud.common import exception
@@ -17,7 +18,8 @@ from simcloud.conf import CONF
 from simcloud.db import objects as db
 
 NAMES = ("build_time", "fail_objects", "fail_marker", "api_latency")
-_CACHE = {"at": 0.0, "values": None}
+_CACHE = {"at": 0.0, "values": None, "generation": 0}
+_LOCK = threading.Lock()
 _TTL = 1.0
 
 
@@ -49,11 +51,25 @@ def defaults():
 
 def current():
     now = time.monotonic()
-    if _CACHE["values"] is None or now - _CACHE["at"] > _TTL:
-        values = defaults()
-        values.update({k: v for k, v in db.settings_get().items() if k in NAMES})
-        _CACHE.update(at=now, values=values)
-    return _CACHE["values"]
+    with _LOCK:
+        if _CACHE["values"] is not None and now - _CACHE["at"] <= _TTL:
+            return _CACHE["values"]
+        generation = _CACHE["generation"]
+    values = defaults()
+    values.update({k: v for k, v in db.settings_get().items() if k in NAMES})
+    with _LOCK:
+        # what a request read before the settings changed (forget) is not kept: it would
+        # hide the change for a whole _TTL from the requests that follow it
+        if _CACHE["generation"] == generation:
+            _CACHE.update(at=now, values=values)
+    return values
+
+
+def forget():
+    """The settings changed (here, or in this process's configuration): read them again."""
+    with _LOCK:
+        _CACHE["generation"] += 1
+        _CACHE["values"] = None
 
 
 def update(values):
@@ -65,13 +81,13 @@ def update(values):
         if value is not None:
             _validate(name, value)
     db.settings_set(values)
-    _CACHE["values"] = None
+    forget()
     return current()
 
 
 def reset():
     db.settings_clear()
-    _CACHE["values"] = None
+    forget()
     return current()
 
 

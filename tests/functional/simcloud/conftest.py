@@ -28,7 +28,7 @@ def simcloud():
     CONF.set_override("public_url", "http://simcloud.test", group="api")
     db_api.configure("sqlite://")
     db_api.create_schema()
-    injection._CACHE["values"] = None
+    injection.forget()
     tokens.forget_cached()
     errors = _Errors()
     logging.getLogger("simcloud").addHandler(errors)
@@ -38,7 +38,7 @@ def simcloud():
         assert not errors.records, [r.getMessage() for r in errors.records]
     finally:
         logging.getLogger("simcloud").removeHandler(errors)
-        injection._CACHE["values"] = None
+        injection.forget()
         db_api.dispose()
         CONF.reset()
 

@@ -16,9 +16,9 @@ pytestmark = pytest.mark.unit
 @pytest.fixture
 def conf():
     CONF([], project="simcloud", default_config_files=[])
-    injection._CACHE["values"] = None
+    injection.forget()
     yield CONF
-    injection._CACHE["values"] = None
+    injection.forget()
     CONF.reset()
 
 
@@ -116,3 +116,19 @@ def test_url_table():
         service.resolve("DELETE", ["v1", "things", "a"])
     with pytest.raises(exception.NotFound):
         service.resolve("GET", ["v1", "other"])
+
+
+def test_a_read_overtaken_by_a_change_is_not_kept(conf, monkeypatch):
+    """A request that read the settings while they changed (the admin endpoint, a
+    test's override) must not keep what it read: the requests after the change see it
+    at once, not a second later."""
+
+    def read_while_changing():
+        conf.set_override("fail_objects", ["nova.server:vm"], group="simulation")
+        injection.forget()
+        return {}
+
+    monkeypatch.setattr(injection.db, "settings_get", read_while_changing)
+    assert injection.current()["fail_objects"] == []  # read before the change
+    monkeypatch.setattr(injection.db, "settings_get", lambda: {})
+    assert injection.should_fail("nova.server", "vm")
