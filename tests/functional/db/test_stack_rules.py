@@ -229,6 +229,52 @@ def test_a_started_create_stores_its_rows_together_and_a_refused_one_none(db):
     assert len(db_api.stack_lock_get_all()) == 1
 
 
+@pytest.mark.parametrize("files", [{"child.yaml": "{}"}, None])
+def test_a_nested_stacks_start_stores_its_rows_together_and_a_refused_one_none(db, files):
+    """A nested stack's create (a new template, the parent's credentials, no stack
+    limit) stores the same rows, on PostgreSQL in one round trip; a refused one (its
+    name taken) leaves none of them."""
+    parent = _values("parent")
+    db_api.stack_create(parent)
+    template = ({"heat_template_version": "2016-10-14"}, {"parameters": {"p": 1}}, files)
+
+    def create(name):
+        values = {
+            "id": str(uuid.uuid4()),
+            "name": name,
+            "tenant": "p1",
+            "owner_id": parent["id"],
+            "nested_depth": 1,
+            "disable_rollback": True,
+            "action": "CREATE",
+            "status": "IN_PROGRESS",
+            "updated_at": None,
+        }
+        event = {"stack_id": values["id"], "resource_name": name, "resource_status": "X"}
+        stored = db_api.stack_create(values, template=template, event=event, engine_id="e1")
+        return values["id"], stored
+
+    stack_id, (template_id, creds_id) = create("parent-child")
+    assert creds_id is None
+    row = db_api.stack_get(stack_id)
+    assert (row.raw_template_id, row.owner_id, row.status) == (
+        template_id,
+        parent["id"],
+        "IN_PROGRESS",
+    )
+    stored = db_api.raw_template_get(template_id)
+    assert (stored.template, stored.environment, stored.files_data) == template
+    events = db_api.event_get_all_by_stacks([stack_id])
+    assert [(e.resource_name, e.resource_status) for e in events] == [("parent-child", "X")]
+    assert [(r.stack_id, r.engine_id) for r in db_api.stack_lock_get_all()] == [(stack_id, "e1")]
+    tables = (db_api.T_RAW, db_api.T_FILES, db_api.T_EVENT, db_api.T_STACK)
+    before = [_count(t) for t in tables]
+    with pytest.raises(exception.StackExists):
+        create("parent-child")
+    assert [_count(t) for t in tables] == before
+    assert len(db_api.stack_lock_get_all()) == 1
+
+
 def test_a_traversal_start_writes_its_event_lock_and_sync_points_with_the_state(db):
     values = dict(_values("s"), current_traversal="t1")
     db_api.stack_create(values)
