@@ -38,6 +38,13 @@ _Compiled = collections.namedtuple(
 )
 
 
+class _Call:
+    """A column's callable default, called for each execution."""
+
+    def __init__(self, default):
+        self.default = default
+
+
 class Prepared:
     """``named``: a select's rows are named tuples (``row.status``), as SQLAlchemy's are."""
 
@@ -74,7 +81,15 @@ class Prepared:
             if processor is not None and bind.expanding:
                 processor = _each(processor)
             processors.append(processor)
-        defaults = compiled.params
+        # an INSERT's columns left out take their Python-side defaults, as an ordinary
+        # execution gives them (compiled.params holds None for them)
+        defaults = dict(compiled.params)
+        for column in getattr(compiled, "insert_prefetch", ()):
+            default = column.default
+            if default is not None and default.is_scalar:
+                defaults[column.key] = default.arg
+            elif default is not None and default.is_callable:
+                defaults[column.key] = _Call(default.arg)
         columns = self.stmt.selected_columns if isinstance(self.stmt, sa.sql.Select) else ()
         processed = ((i, c.type.result_processor(dialect, None)) for i, c in enumerate(columns))
         results = [(index, process) for index, process in processed if process is not None]
@@ -91,6 +106,8 @@ class Prepared:
         values = []
         for name, processor in zip(compiled.order, compiled.processors, strict=True):
             value = params[name] if name in params else compiled.defaults.get(name)
+            if isinstance(value, _Call):
+                value = value.default(None)  # SQLAlchemy's wrapped default: takes a context
             values.append(processor(value) if processor is not None else value)
         return compiled.prepare, compiled.execute, values
 

@@ -16,7 +16,10 @@ ROWS = sa.Table(
     sa.Column("id", sa.Integer, primary_key=True),
     sa.Column("name", sa.String(32), nullable=False),
     sa.Column("data", models.Json),
+    sa.Column("kind", sa.String(16), default="plain"),
+    sa.Column("counter", sa.Integer, default=lambda: next(_COUNTER)),
 )
+_COUNTER = iter(range(100, 10**6))
 
 INSERT = prepared.Prepared(
     ROWS.insert().values(
@@ -109,3 +112,13 @@ def test_statements_run_together_commit_together(rows):
         )
     # the failing second statement took the first one's insert with it
     assert BY_IDS.execute(rows, {"ids": [1, 2]})[0] == [(1, None)]
+
+
+def test_an_inserts_left_out_columns_take_their_defaults(rows):
+    """As an ordinary execution: a scalar default, a callable one called per execution."""
+    prepared.execute_together(rows, [(INSERT, {"id": 1, "name": "a", "data": None})])
+    prepared.execute_together(rows, [(INSERT, {"id": 2, "name": "b", "data": None})])
+    with rows.connect() as conn:
+        got = conn.execute(sa.select(ROWS.c.kind, ROWS.c.counter).order_by(ROWS.c.id)).all()
+    assert [r.kind for r in got] == ["plain", "plain"]
+    assert got[1].counter == got[0].counter + 1

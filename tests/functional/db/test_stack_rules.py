@@ -262,6 +262,7 @@ def test_a_nested_stacks_start_stores_its_rows_together_and_a_refused_one_none(d
         parent["id"],
         "IN_PROGRESS",
     )
+    assert (row.backup, row.convergence) == (False, True)  # the columns' defaults
     stored = db_api.raw_template_get(template_id)
     assert (stored.template, stored.environment, stored.files_data) == template
     events = db_api.event_get_all_by_stacks([stack_id])
