@@ -337,7 +337,7 @@ def stack_create(
         if alone and not tags:
             _write(T_STACK.insert().values(**values))  # nothing else: one statement
         elif _SQLITE_LOCK is None and together and max_stacks is None and creds_of is None:
-            # a nested stack's start: one round trip (see _started_stack_statements)
+            # a nested stack's start: one round trip (_started_stack_insert)
             values["raw_template_id"] = _started_stack_insert(values, template, event, engine_id)
         else:
             with transaction() as conn:
