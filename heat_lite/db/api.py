@@ -226,16 +226,21 @@ def _raw_template_statements():
 _RAW_INSERT, _RAW_INSERT_WITH_FILES = _raw_template_statements()
 
 
+def _raw_template_prepared(template, environment, files, now):
+    """(prepared insert, its parameters) of a template and, if any, its files' row."""
+    params = {"template": template, "environment": environment, "created_at": now}
+    if not files:
+        return _RAW_INSERT, params
+    return _RAW_INSERT_WITH_FILES, dict(params, files=files)
+
+
 def raw_template_create(template, environment, files=None):
     """Insert a template (and its files' row); its id. On PostgreSQL one statement."""
     now = utcnow()
-    params = {"template": template, "environment": environment, "created_at": now}
-    if not files:
-        return _first_prepared(_RAW_INSERT, params)[0]
-    if _SQLITE_LOCK is None:
-        return _first_prepared(_RAW_INSERT_WITH_FILES, dict(params, files=files))[0]
-    with transaction() as conn:
-        return _raw_template_insert(conn, template, environment, files, now)
+    if files and _SQLITE_LOCK is not None:
+        with transaction() as conn:
+            return _raw_template_insert(conn, template, environment, files, now)
+    return _first_prepared(*_raw_template_prepared(template, environment, files, now))[0]
 
 
 def _raw_template_insert(conn, template, environment, files, now):
@@ -382,7 +387,8 @@ _TEMPLATE_ID = prepared.Prepared(sa.select(_TEMPLATE_INSERTED))
 @functools.lru_cache(maxsize=1)
 def _lock_set_prepared():
     """stack_lock_set's upsert, prepared (PostgreSQL)."""
-    row = {c: sa.bindparam(c, type_=T_STACK_LOCK.c[c].type) for c in _LOCK_COLUMNS}
+    columns = _lock_values(None, None)
+    row = {c: sa.bindparam(c, type_=T_STACK_LOCK.c[c].type) for c in columns}
     return prepared.Prepared(_lock_set_statement("postgresql").values(row))
 
 
@@ -391,20 +397,10 @@ def _started_stack_insert(values, template, event, engine_id):
     create), on PostgreSQL: the template (and its files), the stack, its event and its
     lock as prepared statements sent together, one implicit transaction (it took six round
     trips on the engine's critical path, once per nested stack). The template's id."""
-    template_values, environment, files = template
-    raw = {
-        "template": template_values,
-        "environment": environment,
-        "created_at": values["created_at"],
-    }
-    if files:
-        raw_insert = (_RAW_INSERT_WITH_FILES, dict(raw, files=files))
-    else:
-        raw_insert = (_RAW_INSERT, raw)
     stack = {k: v for k, v in values.items() if k != "raw_template_id"}
     event_values = _event_values(event)
     statements = [
-        raw_insert,
+        _raw_template_prepared(*template, values["created_at"]),
         (_prepared_insert("stack", tuple(sorted(stack)), True), stack),
         (_prepared_insert("event", tuple(sorted(event_values))), event_values),
         (_lock_set_prepared(), _lock_values(values["id"], engine_id)),
@@ -424,10 +420,7 @@ def _lock(conn, kind, key):
     (two keys that hash alike only wait for each other); SQLite's transactions are
     serialised already."""
     if _SQLITE_LOCK is None:
-        conn.execute(
-            sa.text("SELECT pg_advisory_xact_lock(:kind, hashtext(:key))"),
-            {"kind": kind, "key": key},
-        )
+        conn.execute(_ADVISORY_LOCK.stmt, {"kind": kind, "key": key})
 
 
 def _count_live_top_stacks(conn, tenant):
@@ -1779,11 +1772,8 @@ def stack_lock_set(stack_id, engine_id):
     _write(_lock_set(), _lock_values(stack_id, engine_id))
 
 
-_LOCK_COLUMNS = ("stack_id", "engine_id", "created_at")
-
-
 def _lock_values(stack_id, engine_id):
-    return dict(zip(_LOCK_COLUMNS, (stack_id, engine_id, utcnow()), strict=True))
+    return {"stack_id": stack_id, "engine_id": engine_id, "created_at": utcnow()}
 
 
 @functools.lru_cache(maxsize=2)

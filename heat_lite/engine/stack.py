@@ -672,6 +672,8 @@ class Stack:
                 ids[name] = max(candidates, key=self._row_score).id
             else:
                 new_names.append(name)
+        if not new_names:
+            return ids
         shared = {
             "stack_id": self.id,
             "root_stack_id": self.root_stack_id(),
@@ -680,8 +682,7 @@ class Stack:
             "status_reason": "",
             "current_template_id": self.t.id,
         }
-        budget = self._resource_budget() if new_names else None
-        new_ids = db_api.resource_init_many(new_names, shared, budget=budget)
+        new_ids = db_api.resource_init_many(new_names, shared, budget=self._resource_budget())
         ids.update(zip(new_names, new_ids, strict=True))
         return ids
 
