@@ -14,10 +14,15 @@ import inspect
 
 import pecan
 import pecan.util
+import wsme.api
 
 from magnum_lite.api import hooks
 from magnum_lite.api.middleware import auth_token, parsable_error, version_headers
+from magnum_lite.common import exception
 from magnum_lite.conf import CONF
+
+SERVER_ERROR = "The server has either erred or is incapable of performing the requested operation."
+_wsme_format_exception = wsme.api.format_exception
 
 _ArgSpec = collections.namedtuple("ArgSpec", "args varargs keywords defaults")
 
@@ -30,8 +35,20 @@ def _getargspec(func):
     return _ArgSpec(args=args, varargs=varargs, keywords=keywords, defaults=defaults)
 
 
+def _format_exception(excinfo, debug=False):
+    """wsme's error body (wsme logs a server error with its traceback), where a server
+    error that is not one of Magnum's own keeps its text in the log: a database driver's
+    message names the SQL and its parameters, never an answer's."""
+    body = _wsme_format_exception(excinfo, debug)
+    error = excinfo[1]
+    if body["faultcode"] == "Server" and not isinstance(error, exception.MagnumException):
+        body["faultstring"] = SERVER_ERROR
+    return body
+
+
 def setup_app():
     pecan.util._getargspec = _getargspec
+    wsme.api.format_exception = _format_exception
     app = pecan.make_app(
         "magnum_lite.api.controllers.root.RootController",
         hooks=[

@@ -10,6 +10,8 @@ context and see only the caller's project unless ``context.all_tenants``.
 
 SQLite (the embedded default and the unit tests) runs with foreign keys ON, and every
 statement is serialised through one lock, so green threads never see "database is locked".
+Each function is retried on a transient error (a lost connection, a deadlock: retry.py);
+a pooled PostgreSQL connection is pinged when taken, and replaced if the server lost it.
 """
 
 import contextlib
@@ -19,7 +21,7 @@ import sqlalchemy as sa
 from sqlalchemy import event, exc, pool
 
 from magnum_lite.common import exception
-from magnum_lite.db import models
+from magnum_lite.db import models, retry
 
 _ENGINE = None
 _SQLITE_LOCK = None
@@ -59,6 +61,9 @@ def configure(url, max_pool_size=16, max_overflow=8):
             pool_size=max_pool_size,
             max_overflow=max_overflow,
             pool_recycle=3600,
+            # a pooled connection is pinged when taken, and replaced (with every other
+            # one opened before) when the server lost it, as oslo.db's engine does
+            pool_pre_ping=True,
         )
         _SQLITE_LOCK = None
     return _ENGINE
@@ -228,6 +233,7 @@ def _template_visible(stmt, context):
     return stmt.where(sa.or_(own, public))
 
 
+@retry.retry_on_db_error
 def cluster_template_create(values):
     def dup(_e):
         return exception.ClusterTemplateAlreadyExists(uuid=values["uuid"])
@@ -245,28 +251,34 @@ def _template_get(context, column, value):
     )
 
 
+@retry.retry_on_db_error
 def cluster_template_get_by_id(context, template_id):
     return _template_get(context, T_TEMPLATE.c.id, template_id)
 
 
+@retry.retry_on_db_error
 def cluster_template_get_by_uuid(context, uuid):
     return _template_get(context, T_TEMPLATE.c.uuid, uuid)
 
 
+@retry.retry_on_db_error
 def cluster_template_get_by_name(context, name):
     return _template_get(context, T_TEMPLATE.c.name, name)
 
 
+@retry.retry_on_db_error
 def cluster_template_get_all(context, filters=None, **page):
     stmt = _filters(_template_visible(sa.select(T_TEMPLATE), context), T_TEMPLATE, filters)
     return _paginate(stmt, T_TEMPLATE, **page)
 
 
+@retry.retry_on_db_error
 def cluster_template_is_referenced(uuid):
     stmt = sa.select(T_CLUSTER.c.id).where(T_CLUSTER.c.cluster_template_id == uuid)
     return bool(_rows(stmt.limit(1)))
 
 
+@retry.retry_on_db_error
 def cluster_template_update(template_id, values):
     return _update(
         T_TEMPLATE,
@@ -276,6 +288,7 @@ def cluster_template_update(template_id, values):
     )
 
 
+@retry.retry_on_db_error
 def cluster_template_destroy(template_id):
     row = _first(sa.select(T_TEMPLATE).where(T_TEMPLATE.c.id == template_id))
     if row is None:
@@ -291,6 +304,7 @@ def cluster_template_destroy(template_id):
 # ---- cluster --------------------------------------------------------------------------------
 
 
+@retry.retry_on_db_error
 def cluster_create(values, nodegroups=None):
     """A cluster row; with ``nodegroups`` (their values) those rows too, in the same
     transaction (no reader ever sees the cluster without them): then (row, ng rows)."""
@@ -315,23 +329,28 @@ def _cluster_get(context, column, value):
     )
 
 
+@retry.retry_on_db_error
 def cluster_get_by_id(context, cluster_id):
     return _cluster_get(context, T_CLUSTER.c.id, cluster_id)
 
 
+@retry.retry_on_db_error
 def cluster_get_by_uuid(context, uuid):
     return _cluster_get(context, T_CLUSTER.c.uuid, uuid)
 
 
+@retry.retry_on_db_error
 def cluster_get_by_name(context, name):
     return _cluster_get(context, T_CLUSTER.c.name, name)
 
 
+@retry.retry_on_db_error
 def cluster_get_all(context, filters=None, **page):
     stmt = _filters(_tenant(sa.select(T_CLUSTER), context, T_CLUSTER), T_CLUSTER, filters)
     return _paginate(stmt, T_CLUSTER, **page)
 
 
+@retry.retry_on_db_error
 def cluster_count_all(context, filters=None):
     stmt = sa.select(sa.func.count()).select_from(T_CLUSTER)
     stmt = _filters(_tenant(stmt, context, T_CLUSTER), T_CLUSTER, filters)
@@ -339,6 +358,7 @@ def cluster_count_all(context, filters=None):
         return conn.execute(stmt).scalar_one()
 
 
+@retry.retry_on_db_error
 def cluster_get_stats(context, project_id=None):
     """(number of clusters, sum of node_count over all their nodegroups)."""
     clusters = sa.select(sa.func.count()).select_from(T_CLUSTER)
@@ -350,12 +370,14 @@ def cluster_get_stats(context, project_id=None):
         return conn.execute(clusters).scalar_one(), conn.execute(nodes).scalar_one()
 
 
+@retry.retry_on_db_error
 def cluster_update(cluster_id, values):
     return _update(
         T_CLUSTER, cluster_id, values, lambda: exception.ClusterNotFound(cluster=cluster_id)
     )
 
 
+@retry.retry_on_db_error
 def cluster_destroy(cluster_id):
     """Remove a cluster with its nodegroups (one transaction)."""
     with transaction() as conn:
@@ -369,6 +391,7 @@ def cluster_destroy(cluster_id):
 # ---- nodegroup --------------------------------------------------------------------------------
 
 
+@retry.retry_on_db_error
 def nodegroup_create(values):
     def dup(e):
         if "foreign key" in str(e).lower():
@@ -385,23 +408,28 @@ def _nodegroup_get(context, cluster_id, column, value):
     return _get_one(stmt, lambda: exception.NodeGroupNotFound(nodegroup=value))
 
 
+@retry.retry_on_db_error
 def nodegroup_get_by_id(context, cluster_id, nodegroup_id):
     return _nodegroup_get(context, cluster_id, T_NG.c.id, nodegroup_id)
 
 
+@retry.retry_on_db_error
 def nodegroup_get_by_uuid(context, cluster_id, uuid):
     return _nodegroup_get(context, cluster_id, T_NG.c.uuid, uuid)
 
 
+@retry.retry_on_db_error
 def nodegroup_get_by_name(context, cluster_id, name):
     return _nodegroup_get(context, cluster_id, T_NG.c.name, name)
 
 
+@retry.retry_on_db_error
 def nodegroup_get_all(context, cluster_id, filters=None, **page):
     stmt = _filters(sa.select(T_NG).where(T_NG.c.cluster_id == cluster_id), T_NG, filters)
     return _paginate(stmt, T_NG, **page)
 
 
+@retry.retry_on_db_error
 def nodegroup_get_all_of_clusters(cluster_ids):
     """The nodegroups of every cluster (uuid) in ``cluster_ids``, by id: one query for a
     page of clusters."""
@@ -418,16 +446,19 @@ _CLUSTERS_OF_STACK = sa.union(
 )
 
 
+@retry.retry_on_db_error
 def cluster_uuids_of_stack(stack_id):
     return sorted(row["uuid"] for row in _rows(_CLUSTERS_OF_STACK, {"stack_id": stack_id}))
 
 
+@retry.retry_on_db_error
 def nodegroup_update(cluster_id, nodegroup_id, values):
     return _update(
         T_NG, nodegroup_id, values, lambda: exception.NodeGroupNotFound(nodegroup=nodegroup_id)
     )
 
 
+@retry.retry_on_db_error
 def nodegroup_destroy(cluster_id, nodegroup_id):
     _delete(
         T_NG,
@@ -440,22 +471,26 @@ def nodegroup_destroy(cluster_id, nodegroup_id):
 # ---- x509keypair ----------------------------------------------------------------------------
 
 
+@retry.retry_on_db_error
 def x509keypair_create(values):
     return _insert(
         T_X509, values, lambda e: exception.X509KeyPairAlreadyExists(uuid=values["uuid"])
     )
 
 
+@retry.retry_on_db_error
 def x509keypair_get_by_uuid(context, uuid):
     stmt = sa.select(T_X509).where(T_X509.c.uuid == uuid)
     return _get_one(stmt, lambda: exception.X509KeyPairNotFound(x509keypair=uuid))
 
 
+@retry.retry_on_db_error
 def x509keypair_get_by_id(context, x509keypair_id):
     stmt = sa.select(T_X509).where(T_X509.c.id == x509keypair_id)
     return _get_one(stmt, lambda: exception.X509KeyPairNotFound(x509keypair=x509keypair_id))
 
 
+@retry.retry_on_db_error
 def x509keypair_update(x509keypair_id, values):
     return _update(
         T_X509,
@@ -465,6 +500,7 @@ def x509keypair_update(x509keypair_id, values):
     )
 
 
+@retry.retry_on_db_error
 def x509keypair_destroy(uuid):
     _delete(
         T_X509,
@@ -476,6 +512,7 @@ def x509keypair_destroy(uuid):
 # ---- quotas ---------------------------------------------------------------------------------
 
 
+@retry.retry_on_db_error
 def quota_create(values):
     def dup(_e):
         return exception.QuotaAlreadyExists(
@@ -485,6 +522,7 @@ def quota_create(values):
     return _insert(T_QUOTA, values, dup)
 
 
+@retry.retry_on_db_error
 def quota_get_by_project_id_resource(project_id, resource):
     stmt = sa.select(T_QUOTA).where(
         T_QUOTA.c.project_id == project_id, T_QUOTA.c.resource == resource
@@ -493,16 +531,19 @@ def quota_get_by_project_id_resource(project_id, resource):
     return _get_one(stmt, lambda: exception.QuotaNotFound(msg=msg))
 
 
+@retry.retry_on_db_error
 def quota_get_all(context, filters=None, **page):
     stmt = _filters(sa.select(T_QUOTA), T_QUOTA, filters)
     return _paginate(stmt, T_QUOTA, **page)
 
 
+@retry.retry_on_db_error
 def quota_update(project_id, resource, values):
     row = quota_get_by_project_id_resource(project_id, resource)
     return _update(T_QUOTA, row["id"], values, lambda: exception.QuotaNotFound(msg=project_id))
 
 
+@retry.retry_on_db_error
 def quota_destroy(project_id, resource):
     msg = "for project %s, resource %s" % (project_id, resource)
     _delete(
@@ -516,19 +557,23 @@ def quota_destroy(project_id, resource):
 # ---- magnum_service -------------------------------------------------------------------------
 
 
+@retry.retry_on_db_error
 def magnum_service_create(values):
     return _insert(T_SERVICE, values, lambda e: exception.MagnumServiceAlreadyExists(id=values))
 
 
+@retry.retry_on_db_error
 def magnum_service_get_by_host_and_binary(host, binary):
     stmt = sa.select(T_SERVICE).where(T_SERVICE.c.host == host, T_SERVICE.c.binary == binary)
     return _first(stmt)
 
 
+@retry.retry_on_db_error
 def magnum_service_get_all(filters=None, **page):
     return _paginate(_filters(sa.select(T_SERVICE), T_SERVICE, filters), T_SERVICE, **page)
 
 
+@retry.retry_on_db_error
 def magnum_service_update(service_id, values):
     return _update(
         T_SERVICE,
@@ -538,9 +583,11 @@ def magnum_service_update(service_id, values):
     )
 
 
+@retry.retry_on_db_error
 def magnum_service_destroy(service_id):
     _delete(
         T_SERVICE,
         T_SERVICE.c.id == service_id,
         not_found=lambda: exception.MagnumServiceNotFound(magnum_service_id=service_id),
     )
+

@@ -195,11 +195,11 @@ class Service:
         raise exception.NotFound("The resource could not be found.")
 
     def dispatch(self, raw, segments):
-        delay = injection.latency(self.name)
-        if delay:
-            time.sleep(delay)
         version = None
         try:
+            delay = injection.latency(self.name)
+            if delay:
+                time.sleep(delay)
             handler, captured, pattern = self.resolve(raw.method, segments)
             context = None
             if (raw.method, pattern) not in self.public:

@@ -40,6 +40,13 @@ database_opts = [
     # requests (a 10-cluster create) opened and closed PostgreSQL backends all along
     cfg.IntOpt("max_pool_size", default=16, help="Connections kept in the pool."),
     cfg.IntOpt("max_overflow", default=0, help="Connections allowed above max_pool_size."),
+    # transient errors (lost connection, too many clients, deadlock, serialization
+    # failure) are retried as oslo.db's wrap_db_retry does (same option names)
+    cfg.IntOpt("db_max_retries", default=10, min=0, help="Retries of a transient DB error."),
+    cfg.FloatOpt("db_retry_interval", default=0.25, min=0, help="Seconds before the first retry."),
+    cfg.FloatOpt(
+        "db_max_retry_interval", default=10, min=0, help="Longest wait between two retries."
+    ),
 ]
 
 identity_opts = [

@@ -45,6 +45,9 @@ def configure(url, max_pool_size=16, max_overflow=0):
             pool_size=max_pool_size,
             max_overflow=max_overflow,
             pool_recycle=3600,
+            # a pooled connection is pinged when taken, and replaced (with every other
+            # one opened before) when the server lost it, as oslo.db's engine does
+            pool_pre_ping=True,
         )
         _SQLITE_LOCK = None
     return _ENGINE

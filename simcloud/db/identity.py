@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
 from simcloud.db import api as db_api
-from simcloud.db import models
+from simcloud.db import models, retry
 
 T_PROJECT = models.Project.__table__
 T_USER = models.User.__table__
@@ -23,6 +23,7 @@ T_TOKEN = models.Token.__table__
 TABLES = {"project": T_PROJECT, "user": T_USER, "role": T_ROLE}
 
 
+@retry.retry_on_db_error
 def insert(kind, values):
     """Insert a project, user or role; False when the id or name is taken."""
     try:
@@ -33,11 +34,13 @@ def insert(kind, values):
     return True
 
 
+@retry.retry_on_db_error
 def get(kind, obj_id):
     table = TABLES[kind]
     return db_api.one(sa.select(table).where(table.c.id == obj_id))
 
 
+@retry.retry_on_db_error
 def get_all(kind, **filters):
     table = TABLES[kind]
     stmt = sa.select(table).order_by(table.c.name)
@@ -46,6 +49,7 @@ def get_all(kind, **filters):
     return db_api.all_rows(stmt)
 
 
+@retry.retry_on_db_error
 def update(kind, obj_id, values):
     table = TABLES[kind]
     try:
@@ -54,6 +58,7 @@ def update(kind, obj_id, values):
         return False
 
 
+@retry.retry_on_db_error
 def delete(kind, obj_id):
     table = TABLES[kind]
     with db_api.transaction() as conn:
@@ -65,6 +70,7 @@ def delete(kind, obj_id):
 # role assignments --------------------------------------------------------------------
 
 
+@retry.retry_on_db_error
 def assignment_add(user_id, project_id, role_id):
     try:
         with db_api.transaction() as conn:
@@ -75,6 +81,7 @@ def assignment_add(user_id, project_id, role_id):
         pass
 
 
+@retry.retry_on_db_error
 def assignment_remove(user_id, project_id, role_id):
     stmt = T_ASSIGN.delete().where(
         T_ASSIGN.c.user_id == user_id,
@@ -84,6 +91,7 @@ def assignment_remove(user_id, project_id, role_id):
     return db_api.write(stmt) > 0
 
 
+@retry.retry_on_db_error
 def assignments(user_id=None, project_id=None, role_id=None):
     stmt = sa.select(T_ASSIGN)
     for key, value in (("user_id", user_id), ("project_id", project_id), ("role_id", role_id)):
@@ -92,6 +100,7 @@ def assignments(user_id=None, project_id=None, role_id=None):
     return db_api.all_rows(stmt)
 
 
+@retry.retry_on_db_error
 def roles_of(user_id, project_id):
     stmt = (
         sa.select(T_ROLE)
@@ -102,6 +111,7 @@ def roles_of(user_id, project_id):
     return db_api.all_rows(stmt)
 
 
+@retry.retry_on_db_error
 def domain_assignment_add(user_id, domain_id, role_id):
     try:
         with db_api.transaction() as conn:
@@ -114,6 +124,7 @@ def domain_assignment_add(user_id, domain_id, role_id):
         pass
 
 
+@retry.retry_on_db_error
 def domain_assignment_remove(user_id, domain_id, role_id):
     t = T_DOMAIN_ASSIGN
     stmt = t.delete().where(
@@ -122,6 +133,7 @@ def domain_assignment_remove(user_id, domain_id, role_id):
     return db_api.write(stmt) > 0
 
 
+@retry.retry_on_db_error
 def domain_roles_of(user_id, domain_id):
     t = T_DOMAIN_ASSIGN
     stmt = (
@@ -133,6 +145,7 @@ def domain_roles_of(user_id, domain_id):
     return db_api.all_rows(stmt)
 
 
+@retry.retry_on_db_error
 def roles_by_ids(role_ids):
     """The roles with these ids, in one query."""
     if not role_ids:
@@ -145,15 +158,18 @@ def roles_by_ids(role_ids):
 # trusts ------------------------------------------------------------------------------
 
 
+@retry.retry_on_db_error
 def trust_create(values):
     with db_api.transaction() as conn:
         conn.execute(T_TRUST.insert().values(**values))
 
 
+@retry.retry_on_db_error
 def trust_get(trust_id):
     return db_api.one(sa.select(T_TRUST).where(T_TRUST.c.id == trust_id))
 
 
+@retry.retry_on_db_error
 def trust_get_all(**filters):
     stmt = sa.select(T_TRUST).order_by(T_TRUST.c.created_at)
     for key, value in filters.items():
@@ -161,6 +177,7 @@ def trust_get_all(**filters):
     return db_api.all_rows(stmt)
 
 
+@retry.retry_on_db_error
 def trust_delete(trust_id):
     """Delete a trust and revoke the tokens it scoped."""
     with db_api.transaction() as conn:
@@ -171,22 +188,27 @@ def trust_delete(trust_id):
 # tokens ------------------------------------------------------------------------------
 
 
+@retry.retry_on_db_error
 def token_create(values):
     with db_api.transaction() as conn:
         conn.execute(T_TOKEN.insert().values(**values))
 
 
+@retry.retry_on_db_error
 def token_get(token_hash):
     return db_api.one(sa.select(T_TOKEN).where(T_TOKEN.c.id == token_hash))
 
 
+@retry.retry_on_db_error
 def token_revoke(token_hash):
     return db_api.write(T_TOKEN.update().where(T_TOKEN.c.id == token_hash).values(revoked=True))
 
 
+@retry.retry_on_db_error
 def token_revoke_user(user_id):
     return db_api.write(T_TOKEN.update().where(T_TOKEN.c.user_id == user_id).values(revoked=True))
 
 
+@retry.retry_on_db_error
 def token_purge_expired(before):
     return db_api.write(T_TOKEN.delete().where(T_TOKEN.c.expires_at < before))

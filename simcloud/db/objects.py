@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
 from simcloud.db import api as db_api
-from simcloud.db import models
+from simcloud.db import models, retry
 
 T_SIM = models.SimObject.__table__
 T_SETTING = models.SimSetting.__table__
@@ -54,6 +54,7 @@ def _stored(properties):
     return json.loads(json.dumps(properties))
 
 
+@retry.retry_on_db_error
 def create(kind, project_id, name, status, properties, ready_at=None, obj_id=None):
     """Insert an object; ``obj_id`` given and taken already -> the existing row is kept."""
     values = dict(
@@ -76,12 +77,14 @@ def create(kind, project_id, name, status, properties, ready_at=None, obj_id=Non
     return _view(dict(values, properties=_stored(properties)))
 
 
+@retry.retry_on_db_error
 def get(obj_id, kind=None):
     if kind is None:
         return _as_dict(db_api.one(_BY_ID, {"w_id": obj_id}))
     return _as_dict(db_api.one(_BY_ID_AND_KIND, {"w_id": obj_id, "w_kind": kind}))
 
 
+@retry.retry_on_db_error
 def get_all(kind=None, project_id=None, name=None, **props):
     """Objects of ``kind`` (all kinds when None), filtered by columns and properties."""
     columns = {"kind": kind, "project_id": project_id, "name": name}
@@ -101,6 +104,7 @@ def get_all(kind=None, project_id=None, name=None, **props):
     return [r for r in rows if all(r.get(k) == v for k, v in props.items())]
 
 
+@retry.retry_on_db_error
 def get_all_mentioning(kind, value):
     """Objects of ``kind`` whose stored properties hold the string ``value`` somewhere
     (a first cut in SQL for a test on a list, e.g. a port's security groups)."""
@@ -129,6 +133,7 @@ def _like_params(texts):
     }
 
 
+@retry.retry_on_db_error
 def update(obj_id, status=None, properties=None, ready_at=False, name=None, remove=()):
     """Change the status, merge ``properties`` in (``remove``: keys to drop), set
     ``ready_at`` (False: unchanged); the object as it is now, or None if there is none."""
@@ -152,11 +157,13 @@ def update(obj_id, status=None, properties=None, ready_at=False, name=None, remo
     return _view(dict(row._mapping, **values))
 
 
+@retry.retry_on_db_error
 def delete(obj_id):
     """Remove an object; False when it was gone already."""
     return db_api.write(_DELETE, {"w_id": obj_id}) > 0
 
 
+@retry.retry_on_db_error
 def next_counter(obj_id, key):
     """Atomically increment the integer property ``key`` of an object; the old value.
 
@@ -177,11 +184,13 @@ def next_counter(obj_id, key):
 # sim_setting: injection set at run time ---------------------------------------------
 
 
+@retry.retry_on_db_error
 def settings_get():
     """{name: value} of every setting stored at run time."""
     return {row.name: row.value for row in db_api.all_rows(sa.select(T_SETTING))}
 
 
+@retry.retry_on_db_error
 def settings_set(values):
     """Store each ``name: value`` (None removes the setting)."""
     with db_api.transaction() as conn:
@@ -191,5 +200,6 @@ def settings_set(values):
                 conn.execute(T_SETTING.insert().values(name=name, value=value))
 
 
+@retry.retry_on_db_error
 def settings_clear():
     db_api.write(T_SETTING.delete())

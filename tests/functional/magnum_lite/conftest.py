@@ -8,6 +8,7 @@ from magnum_lite.api import driver_lookup
 from magnum_lite.common import policy, rpc
 from magnum_lite.conf import CONF
 from magnum_lite.db import api as db_api
+from tests.fixtures import services
 
 LATEST = {"OpenStack-API-Version": "container-infra latest"}
 
@@ -21,8 +22,21 @@ def headers(project="p1", user="u1", roles="member,reader", version="latest"):
 
 @pytest.fixture
 def magnum_conf(tmp_path):
+    yield from _conf("sqlite:///%s" % (tmp_path / "magnum.sqlite"))
+
+
+@pytest.fixture
+def magnum_conf_pg():
+    """The same on a PostgreSQL database of its own."""
+    name, url = services.create_database()
+    try:
+        yield from _conf(url)
+    finally:
+        services.drop_database(name)
+
+
+def _conf(url):
     CONF([], project="magnum", default_config_files=[])
-    url = "sqlite:///%s" % (tmp_path / "magnum.sqlite")
     CONF.set_override("connection", url, group="database")
     db_api.configure(url)
     db_api.create_schema()

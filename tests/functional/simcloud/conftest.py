@@ -10,6 +10,7 @@ from simcloud.cloud import injection
 from simcloud.conf import CONF
 from simcloud.db import api as db_api
 from simcloud.identity import tokens
+from tests.fixtures import services
 
 
 class _Errors(logging.Handler):
@@ -23,18 +24,34 @@ class _Errors(logging.Handler):
 
 @pytest.fixture
 def simcloud():
+    yield from _cloud("sqlite://")
+
+
+@pytest.fixture
+def simcloud_pg():
+    """The same app on a PostgreSQL database of its own."""
+    name, url = services.create_database()
+    try:
+        yield from _cloud(url)
+    finally:
+        services.drop_database(name)
+
+
+def _cloud(url):
     CONF([], project="simcloud", default_config_files=[])
     CONF.set_override("password_hash_rounds", 4, group="identity")
     CONF.set_override("public_url", "http://simcloud.test", group="api")
-    db_api.configure("sqlite://")
+    db_api.configure(url)
     db_api.create_schema()
     injection.forget()
     tokens.forget_cached()
     errors = _Errors()
     logging.getLogger("simcloud").addHandler(errors)
     try:
-        yield Cloud(webtest.TestApp(wsgi_app.setup_app()))
-        # a traceback logged by the app fails the test
+        cloud = Cloud(webtest.TestApp(wsgi_app.setup_app()))
+        cloud.logged_errors = errors.records
+        yield cloud
+        # a traceback logged by the app fails the test (one that expects some clears them)
         assert not errors.records, [r.getMessage() for r in errors.records]
     finally:
         logging.getLogger("simcloud").removeHandler(errors)
