@@ -59,14 +59,27 @@ class VersionHook(hooks.PecanHook):
 
 
 class NoExceptionTracebackHook(hooks.PecanHook):
-    """Server errors keep only their message (wsme puts tracebacks in debuginfo)."""
+    """No traceback in an error's answer, as Magnum's hook: an exception of the conductor
+    comes back over RPC with the remote traceback appended to its message
+    (oslo.messaging), so every error's message is cut where a traceback starts; a server
+    error's debuginfo (wsme's traceback) is dropped."""
+
+    MARKER = "Traceback (most recent call last):"
 
     def after(self, state):
-        if state.response.status_int >= 500 and state.response.content_type == "application/json":
-            body = state.response.json_body
-            if isinstance(body, dict) and body.get("debuginfo"):
-                body["debuginfo"] = None
-                state.response.json_body = body
+        response = state.response
+        if response.status_int < 400 or response.content_type != "application/json":
+            return
+        body = response.json_body if response.body else None
+        if not isinstance(body, dict):
+            return
+        fault = body.get("faultstring")
+        if not (isinstance(fault, str) and self.MARKER in fault) and not body.get("debuginfo"):
+            return
+        if isinstance(fault, str):
+            body["faultstring"] = fault.split(self.MARKER, 1)[0].rstrip()
+        body["debuginfo"] = None
+        response.json_body = body
 
 
 def current_context():
