@@ -591,3 +591,17 @@ def magnum_service_destroy(service_id):
         not_found=lambda: exception.MagnumServiceNotFound(magnum_service_id=service_id),
     )
 
+
+@retry.retry_on_db_error
+def cluster_update_if_status(cluster_id, values, status):
+    """Update a cluster only while its stored status is ``status`` (a compare-and-swap):
+    the updated row, or None when the row is gone or its status changed."""
+    values = dict(values, updated_at=models.utcnow())
+    values.pop("id", None)
+    where = (T_CLUSTER.c.id == cluster_id, T_CLUSTER.c.status == status)
+    with transaction() as conn:
+        if conn.execute(T_CLUSTER.update().where(*where).values(**values)).rowcount == 0:
+            return None
+        return dict(
+            conn.execute(sa.select(T_CLUSTER).where(T_CLUSTER.c.id == cluster_id)).one()._mapping
+        )

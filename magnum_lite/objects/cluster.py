@@ -166,6 +166,15 @@ class Cluster(base.MagnumPersistentObject, base.MagnumObject):
         if updates:
             self._from_db_object(self, dbapi.cluster_update(self.id, updates))
 
+    def save_if_status(self, status):
+        """Store the changes only while the stored status is ``status``: False, storing
+        nothing, when the row is gone or its status changed (a delete took it over)."""
+        row = dbapi.cluster_update_if_status(self.id, self._db_changes(), status)
+        if row is None:
+            return False
+        self._from_db_object(self, row)
+        return True
+
     def refresh(self, context=None):
         self._refresh_from(self.get_by_uuid(None, self.uuid))
 

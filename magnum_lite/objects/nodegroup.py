@@ -1,4 +1,7 @@
-"""NodeGroup: a group of identical nodes of a cluster (default-master, default-worker, ...)."""
+"""NodeGroup: a group of identical nodes of a cluster (default-master, default-worker, ...).
+
+default_nodegroups(ctx, cluster, master_count=1, node_count=2)   # a new cluster's two
+"""
 
 from magnum_lite.common import utils
 from magnum_lite.db import api as dbapi
@@ -106,3 +109,53 @@ class NodeGroup(base.MagnumPersistentObject, base.MagnumObject):
 
     def as_dict(self):
         return super().as_dict()
+
+
+def _label_int(labels, key):
+    value = (labels or {}).get(key)
+    return int(value) if value not in (None, "") else None
+
+
+def _value(obj, name):
+    return getattr(obj, name) if obj.obj_attr_is_set(name) else None
+
+
+def default_nodegroups(context, cluster, master_count, node_count):
+    """``default-master`` and ``default-worker`` of a new (not yet stored) cluster."""
+    template = cluster.cluster_template
+    labels = _value(cluster, "labels") or {}
+    common = dict(
+        cluster_id=cluster.uuid,
+        project_id=cluster.project_id,
+        image_id=template.image_id,
+        docker_volume_size=_value(cluster, "docker_volume_size") or template.docker_volume_size,
+        is_default=True,
+        status=fields.ClusterStatus.CREATE_IN_PROGRESS,
+        node_addresses=[],
+        node_labels={},
+        node_taints=[],
+    )
+    master = NodeGroup(
+        context,
+        uuid=utils.generate_uuid(),
+        name="default-master",
+        role="master",
+        node_count=master_count,
+        min_node_count=1,
+        labels=dict(labels),
+        flavor_id=_value(cluster, "master_flavor_id") or template.master_flavor_id,
+        **common,
+    )
+    worker = NodeGroup(
+        context,
+        uuid=utils.generate_uuid(),
+        name="default-worker",
+        role="worker",
+        node_count=node_count,
+        labels=dict(labels),
+        min_node_count=_label_int(labels, "min_node_count") or 0,
+        max_node_count=_label_int(labels, "max_node_count"),
+        flavor_id=_value(cluster, "flavor_id") or template.flavor_id,
+        **common,
+    )
+    return [master, worker]

@@ -15,56 +15,17 @@ import pytest
 import requests
 import sqlalchemy as sa
 from heatclient import client as heat_client
-from keystoneauth1 import session as ks_session
-from keystoneauth1.identity import v3 as ka_v3
 
-from tests.fixtures import magnum_services, services
-from tests.fixtures.simcloud_services import PASSWORDS
+from tests.fixtures import magnum_services
 from tests.integration import helpers
 
 pytestmark = pytest.mark.integration
 
-DOMAIN_ADMIN = ("magnum_domain_admin", "domain-admin-secret")
-
 
 @pytest.fixture(scope="module")
 def deployment(tmp_path_factory):
-    magnum_port = services.free_port()
-    with services.isolated_backends() as (heat_db, transport_url):
-        heat = magnum_services.heat_for_magnum(
-            tmp_path_factory.mktemp("heat"), heat_db, transport_url, magnum_port=magnum_port
-        )
-        heat.start()
-        try:
-            admin = heat.cloud.cli(tmp_path_factory.mktemp("admin"), "admin")
-            # the trustee domain admin, as devstack's magnum plugin makes it
-            name, password = DOMAIN_ADMIN
-            admin("user", "create", "--domain", "default", "--password", password, name)
-            admin("role", "add", "--user", name, "--domain", "default", "admin")
-            trust = {
-                "cluster_user_trust": "true",
-                "trustee_domain_id": "default",
-                "trustee_domain_admin_name": name,
-                "trustee_domain_admin_password": password,
-            }
-            with magnum_services.magnum_database() as magnum_db:
-                magnum = magnum_services.MagnumProcesses(
-                    tmp_path_factory.mktemp("magnum"),
-                    magnum_db,
-                    transport_url,
-                    heat,
-                    sync_interval=2,
-                    api_port=magnum_port,
-                    trust=trust,
-                )
-                magnum.start()
-                try:
-                    demo = heat.cloud.cli(tmp_path_factory.mktemp("demo"), "demo")
-                    yield heat, magnum, demo
-                finally:
-                    magnum.stop()
-        finally:
-            heat.stop()
+    with magnum_services.keystone_deployment(tmp_path_factory) as deployed:
+        yield deployed
 
 
 def stored_parameters(heat, stack_id):
@@ -84,17 +45,7 @@ def stored_parameters(heat, stack_id):
     return (json.loads(env) if isinstance(env, str) else env)["parameters"]
 
 
-def user_session(cloud, user):
-    """A keystoneauth session of a seeded user (admin, demo) scoped to its own project."""
-    auth = ka_v3.Password(
-        auth_url=cloud.auth_url,
-        username=user,
-        password=PASSWORDS[user],
-        project_name=user,
-        user_domain_id="default",
-        project_domain_id="default",
-    )
-    return ks_session.Session(auth=auth)
+user_session = magnum_services.user_session
 
 
 def identity_get(cloud, path):

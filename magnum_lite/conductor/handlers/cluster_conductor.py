@@ -5,72 +5,29 @@ returns; the status then follows the stacks (periodic sync, Heat's notifications
 error of a create ends the cluster CREATE_FAILED with the error as its reason, never
 IN_PROGRESS forever.
 
+A create and a delete of one cluster may run at once (two casts, any conductor): the
+delete first sets DELETE_IN_PROGRESS, then removes what the row records; the create
+records each part it makes (trust, certificates, stack) only while the row is still
+CREATE_IN_PROGRESS, and undoes a part it could not record. Whatever the order, nothing
+is left behind.
+
     handler = Handler()
     handler.cluster_create(ctx, cluster, master_count=1, node_count=2, create_timeout=60)
 """
 
+import functools
 import logging
 
 import oslo_messaging as messaging
 
 from magnum_lite import objects
-from magnum_lite.common import clients, exception, utils
+from magnum_lite.common import clients, exception
 from magnum_lite.conductor.handlers.common import cert_manager, trust_manager
 from magnum_lite.drivers.common import driver as driver_mod
 from magnum_lite.objects import fields
 
 LOG = logging.getLogger(__name__)
 STATUS = fields.ClusterStatus
-
-
-def _label_int(labels, key):
-    value = (labels or {}).get(key)
-    return int(value) if value not in (None, "") else None
-
-
-def _value(obj, name):
-    return getattr(obj, name) if obj.obj_attr_is_set(name) else None
-
-
-def default_nodegroups(context, cluster, master_count, node_count):
-    """``default-master`` and ``default-worker`` of a new (not yet stored) cluster."""
-    template = cluster.cluster_template
-    labels = _value(cluster, "labels") or {}
-    common = dict(
-        cluster_id=cluster.uuid,
-        project_id=cluster.project_id,
-        image_id=template.image_id,
-        docker_volume_size=_value(cluster, "docker_volume_size") or template.docker_volume_size,
-        is_default=True,
-        status=STATUS.CREATE_IN_PROGRESS,
-        node_addresses=[],
-        node_labels={},
-        node_taints=[],
-    )
-    master = objects.NodeGroup(
-        context,
-        uuid=utils.generate_uuid(),
-        name="default-master",
-        role="master",
-        node_count=master_count,
-        min_node_count=1,
-        labels=dict(labels),
-        flavor_id=_value(cluster, "master_flavor_id") or template.master_flavor_id,
-        **common,
-    )
-    worker = objects.NodeGroup(
-        context,
-        uuid=utils.generate_uuid(),
-        name="default-worker",
-        role="worker",
-        node_count=node_count,
-        labels=dict(labels),
-        min_node_count=_label_int(labels, "min_node_count") or 0,
-        max_node_count=_label_int(labels, "max_node_count"),
-        flavor_id=_value(cluster, "flavor_id") or template.flavor_id,
-        **common,
-    )
-    return [master, worker]
 
 
 def destroy_cluster(context, cluster):
@@ -89,6 +46,88 @@ def _fail(cluster, status, err):
     cluster.save()
 
 
+def _claim(context, cluster, master_count, node_count):
+    """The stored cluster the create makes, or None when a delete came first."""
+    cluster._context = context
+    if not cluster.obj_attr_is_set("id"):
+        cluster.status = STATUS.CREATE_IN_PROGRESS
+        cluster.status_reason = None
+        nodegroups = objects.nodegroup.default_nodegroups(
+            context, cluster, master_count, node_count
+        )
+        cluster.create(nodegroups=nodegroups)
+        return cluster
+    try:
+        stored = objects.Cluster.get_by_uuid(context, cluster.uuid)
+    except exception.ClusterNotFound:
+        stored = None
+    if stored is None or stored.status != STATUS.CREATE_IN_PROGRESS:
+        LOG.info("Cluster %s was deleted before its create began", cluster.uuid)
+        return None
+    return stored
+
+
+def _create_stack(context, cluster, create_timeout):
+    driver_mod.Driver.get_driver_for_cluster(context, cluster).create_cluster(
+        context, cluster, create_timeout
+    )
+
+
+def _nodegroups_stack_set(cluster):
+    """The default nodegroups' stack is the cluster's (once the cluster records it)."""
+    try:
+        for ng in cluster.nodegroups:
+            ng.stack_id = cluster.stack_id
+            ng.save()
+    except exception.NodeGroupNotFound:
+        LOG.info("Cluster %s was deleted while it was created", cluster.uuid)
+
+
+def _delete_stack(context, cluster):
+    if cluster.stack_id:
+        driver_mod.Driver.get_driver_for_cluster(context, cluster).delete_cluster(context, cluster)
+
+
+def _create_steps(context, cluster, create_timeout):
+    """(make, undo) of each part of a new cluster, in the order Magnum makes them."""
+    osc = clients.OpenStackClients(context)
+    return [
+        (
+            functools.partial(trust_manager.create_trustee_and_trust, osc, cluster),
+            functools.partial(trust_manager.delete_trustee_and_trust, osc, context, cluster),
+        ),
+        (
+            functools.partial(cert_manager.generate_certificates_to_cluster, cluster, context),
+            functools.partial(cert_manager.delete_certificates_from_cluster, cluster, context),
+        ),
+        (
+            functools.partial(_create_stack, context, cluster, create_timeout),
+            functools.partial(_delete_stack, context, cluster),
+        ),
+    ]
+
+
+def _make_and_record(cluster, make):
+    """Make one part and store it (or the error as CREATE_FAILED) while the cluster is
+    still CREATE_IN_PROGRESS; False when a delete took the cluster meanwhile."""
+    try:
+        make()
+    except Exception as err:
+        LOG.error("Cluster %s: CREATE_FAILED: %s", cluster.uuid, err)
+        cluster.status = STATUS.CREATE_FAILED
+        cluster.status_reason = str(err)
+    return cluster.save_if_status(STATUS.CREATE_IN_PROGRESS)
+
+
+def _undo(cluster, undo):
+    """Remove a part the delete could not see (the create made it after the delete
+    read the row)."""
+    try:
+        undo()
+    except Exception as err:
+        LOG.warning("Cluster %s: undoing its create failed: %s", cluster.uuid, err)
+
+
 class Handler:
     """RPC endpoint: cluster_create, cluster_update, cluster_resize, cluster_upgrade,
     cluster_delete."""
@@ -96,26 +135,22 @@ class Handler:
     target = messaging.Target(version="1.0")
 
     def cluster_create(self, context, cluster, master_count, node_count, create_timeout):
-        """Store the cluster and its default nodegroups, make its certificates, start its
-        stack. Errors leave it CREATE_FAILED with the reason."""
+        """Make the stored cluster's trust, certificates and stack (the API stored it with
+        its default nodegroups; a cluster not stored yet is stored here first). Errors
+        leave it CREATE_FAILED with the reason."""
         LOG.info("Cluster %s: create", cluster.uuid)
-        cluster._context = context
-        cluster.status = STATUS.CREATE_IN_PROGRESS
-        cluster.status_reason = None
-        nodegroups = default_nodegroups(context, cluster, master_count, node_count)
-        cluster.create(nodegroups=nodegroups)
-        try:
-            trust_manager.create_trustee_and_trust(clients.OpenStackClients(context), cluster)
-            cert_manager.generate_certificates_to_cluster(cluster, context=context)
-            cluster_driver = driver_mod.Driver.get_driver_for_cluster(context, cluster)
-            cluster_driver.create_cluster(context, cluster, create_timeout)
-            cluster.save()
-            for ng in nodegroups:
-                ng.stack_id = cluster.stack_id
-                ng.save()
-            LOG.info("Cluster %s: stack %s being created", cluster.uuid, cluster.stack_id)
-        except Exception as err:
-            _fail(cluster, STATUS.CREATE_FAILED, err)
+        cluster = _claim(context, cluster, master_count, node_count)
+        if cluster is None:
+            return None
+        for make, undo in _create_steps(context, cluster, create_timeout):
+            if not _make_and_record(cluster, make):
+                LOG.info("Cluster %s was deleted while it was created: undoing", cluster.uuid)
+                _undo(cluster, undo)
+                return None
+            if cluster.status == STATUS.CREATE_FAILED:
+                return cluster
+        _nodegroups_stack_set(cluster)
+        LOG.info("Cluster %s: stack %s being created", cluster.uuid, cluster.stack_id)
         return cluster
 
     def cluster_update(
@@ -194,18 +229,24 @@ class Handler:
 
     def cluster_delete(self, context, uuid):
         """Delete the cluster's stacks; the periodic sync removes the rows once Heat is
-        done. A cluster that never got a stack goes at once."""
-        cluster = objects.Cluster.get_by_uuid(context, uuid)
-        if not cluster.stack_id:
-            destroy_cluster(context, cluster)
-            return None
+        done. A cluster without a stack (its create failed or is still running) goes at
+        once: the status set first stops a running create, and the row read back holds
+        every part that create recorded."""
         try:
-            driver_mod.Driver.get_driver_for_cluster(context, cluster).delete_cluster(
-                context, cluster
-            )
+            cluster = objects.Cluster.get_by_uuid(context, uuid)
             cluster.status = STATUS.DELETE_IN_PROGRESS
             cluster.status_reason = None
             cluster.save()
+        except exception.ClusterNotFound:
+            LOG.info("Cluster %s is already gone", uuid)
+            return None
+        try:
+            if not cluster.stack_id:
+                destroy_cluster(context, cluster)
+                return None
+            driver_mod.Driver.get_driver_for_cluster(context, cluster).delete_cluster(
+                context, cluster
+            )
         except Exception as err:
             _fail(cluster, STATUS.DELETE_FAILED, err)
         return None

@@ -174,12 +174,16 @@ class HeatDriver(driver.Driver):
         )
 
     def delete_cluster(self, context, cluster):
-        """Delete every extra nodegroup's stack, then the cluster stack."""
+        """Delete every extra nodegroup's stack, then the cluster stack (also of a
+        cluster whose rows are being removed: its create undoes a stack it made)."""
         osc = self._osc(context)
         nodegroups = cluster.nodegroups
         for nodegroup in nodegroups:
             nodegroup.status = DELETE_IN_PROGRESS
-            nodegroup.save()
+            try:
+                nodegroup.save()
+            except exception.NodeGroupNotFound:
+                LOG.info("Nodegroup %s of cluster %s is gone", nodegroup.uuid, cluster.uuid)
         for nodegroup in nodegroups:
             if not nodegroup.is_default and nodegroup.stack_id:
                 self._delete_stack(osc, cluster, nodegroup.stack_id)

@@ -230,8 +230,16 @@ class ClustersController(rest.RestController):
             user_id=context.user_id,
             coe_version=None,
             container_version=None,
+            status=fields.ClusterStatus.CREATE_IN_PROGRESS,
         )
         new_cluster = objects.Cluster(context, **values)
+        # stored before the 202 (the template's foreign key checked in the same insert):
+        # a template delete or a cluster delete that follows sees the cluster
+        new_cluster.create(
+            nodegroups=objects.nodegroup.default_nodegroups(
+                context, new_cluster, master_count, node_count
+            )
+        )
         pecan.request.rpcapi.cluster_create_async(
             new_cluster, master_count, node_count, create_timeout
         )

@@ -2,10 +2,13 @@
 are real (SQLite)."""
 
 import pytest
+import sqlalchemy as sa
 
 from magnum_lite import objects
 from magnum_lite.common import exception, utils
 from magnum_lite.conductor.handlers import cluster_conductor
+from magnum_lite.conductor.handlers.common import cert_manager
+from magnum_lite.db import api as db_api
 from magnum_lite.drivers.common import driver as driver_mod
 from magnum_lite.service import periodic
 
@@ -16,6 +19,7 @@ class FakeDriver:
     def __init__(self, fail=None):
         self.fail = fail
         self.calls = []
+        self.on_create = None  # what happens while the stack is being created
 
     def _record(self, name, *args):
         self.calls.append((name, args))
@@ -25,6 +29,8 @@ class FakeDriver:
     def create_cluster(self, context, cluster, timeout):
         self._record("create_cluster", timeout)
         cluster.stack_id = "stack-" + cluster.uuid
+        if self.on_create:
+            self.on_create()
 
     def update_cluster(self, context, cluster, scale_manager=None, rollback=False):
         self._record("update_cluster", rollback)
@@ -173,3 +179,81 @@ def test_stack_notification_finds_the_cluster_of_a_nodegroup_stack(ctx, fake_dri
     assert objects.Cluster.get_by_uuid(ctx, cluster.uuid).status == "CREATE_IN_PROGRESS"
     assert periodic.sync_stack("nodegroup-stack") == 1
     assert objects.Cluster.get_by_uuid(ctx, cluster.uuid).status == "CREATE_COMPLETE"
+
+
+# -- a delete that meets a create: every interleaving leaves nothing -------------------
+
+
+def _rows(table):
+    with db_api.get_engine().connect() as conn:
+        return conn.execute(sa.text("SELECT count(*) FROM %s" % table)).scalar()
+
+
+def _stored_as_the_api_stores_it(ctx):
+    cluster = _new_cluster(ctx, status="CREATE_IN_PROGRESS")
+    cluster.create(nodegroups=objects.nodegroup.default_nodegroups(ctx, cluster, 1, 1))
+    return cluster
+
+
+def _assert_nothing_left(admin_ctx):
+    assert objects.Cluster.list(admin_ctx) == []
+    assert (_rows("nodegroup"), _rows("x509keypair")) == (0, 0)
+
+
+def test_delete_during_the_certificates_leaves_no_certificate(
+    ctx, admin_ctx, fake_driver, monkeypatch
+):
+    cluster = _stored_as_the_api_stores_it(ctx)
+    handler = cluster_conductor.Handler()
+    generate = cert_manager.generate_certificates_to_cluster
+
+    def generate_then_delete(c, context=None):
+        generate(c, context)
+        assert _rows("x509keypair") == 4
+        handler.cluster_delete(ctx, cluster.uuid)  # the DELETE's cast, served meanwhile
+
+    monkeypatch.setattr(cert_manager, "generate_certificates_to_cluster", generate_then_delete)
+    assert handler.cluster_create(ctx, cluster, 1, 1, 60) is None
+    _assert_nothing_left(admin_ctx)
+    assert fake_driver.calls == []  # no stack was started
+
+
+def test_delete_during_the_stack_create_deletes_the_stack(ctx, admin_ctx, fake_driver):
+    cluster = _stored_as_the_api_stores_it(ctx)
+    handler = cluster_conductor.Handler()
+    fake_driver.on_create = lambda: handler.cluster_delete(ctx, cluster.uuid)
+    assert handler.cluster_create(ctx, cluster, 1, 1, 60) is None
+    _assert_nothing_left(admin_ctx)
+    # the delete found no stack recorded: the create deleted the one it had made
+    assert [c[0] for c in fake_driver.calls] == ["create_cluster", "delete_cluster"]
+
+
+def test_delete_before_the_create_begins(ctx, admin_ctx, fake_driver):
+    cluster = _stored_as_the_api_stores_it(ctx)
+    handler = cluster_conductor.Handler()
+    handler.cluster_delete(ctx, cluster.uuid)
+    assert handler.cluster_create(ctx, cluster, 1, 1, 60) is None
+    _assert_nothing_left(admin_ctx)
+    assert fake_driver.calls == []
+
+
+def test_delete_after_the_stack_is_recorded_deletes_it_through_the_driver(
+    ctx, admin_ctx, fake_driver
+):
+    cluster = _stored_as_the_api_stores_it(ctx)
+    handler = cluster_conductor.Handler()
+    handler.cluster_create(ctx, cluster, 1, 1, 60)
+    handler.cluster_delete(ctx, cluster.uuid)
+    handler.cluster_delete(ctx, cluster.uuid)  # a second DELETE is harmless
+    assert [c[0] for c in fake_driver.calls] == ["create_cluster"] + ["delete_cluster"] * 2
+    # (the Heat driver's poller deletes the certificates, see test_heat_driver)
+    fake_driver.next_status = "DELETE_COMPLETE"
+    assert periodic.sync_stack("stack-" + cluster.uuid) == 1
+    assert (objects.Cluster.list(admin_ctx), _rows("nodegroup")) == ([], 0)
+    handler.cluster_delete(ctx, cluster.uuid)  # and one after it is gone is a no-op
+
+
+def test_a_template_in_use_is_not_deleted(ctx, fake_driver):
+    cluster = _stored_as_the_api_stores_it(ctx)
+    with pytest.raises(exception.ClusterTemplateReferenced):
+        cluster.cluster_template.destroy()
