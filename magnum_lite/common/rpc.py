@@ -9,6 +9,7 @@ Tests use ``rpc.init(CONF, url='fake://')``: API and conductor in one process.
 """
 
 import oslo_messaging
+import oslo_messaging.opts
 
 from magnum_lite.common import context as magnum_context
 from magnum_lite.conf import CONF
@@ -73,12 +74,29 @@ def tune_polling():
     return True
 
 
+# A process's fanout and reply queues are deleted this long after it stopped consuming
+# them (x-expires), as heat-lite sets it: a conductor killed with -9 leaves its
+# ``magnum-conductor_fanout_<id>`` queue for a minute, not oslo.messaging's 30 minutes.
+TRANSIENT_QUEUES_TTL = 60
+
+
+def _set_queue_expiry(conf):
+    """[oslo_messaging_rabbit] rabbit_transient_queues_ttl defaults to
+    TRANSIENT_QUEUES_TTL (a value in the config files still wins)."""
+    for group, opts in oslo_messaging.opts.list_opts():
+        if group == "oslo_messaging_rabbit":
+            ttl = [o for o in opts if o.name == "rabbit_transient_queues_ttl"]
+            conf.register_opts(ttl, group=group)
+            conf.set_default("rabbit_transient_queues_ttl", TRANSIENT_QUEUES_TTL, group=group)
+
+
 def init(conf=None, url=None):
     """Create the process-wide RPC transport (idempotent); ``url`` overrides transport_url."""
     global TRANSPORT
     if TRANSPORT is None:
         tune_polling()
         _register_global_only_opts(conf or CONF)
+        _set_queue_expiry(conf or CONF)
         oslo_messaging.set_transport_defaults("magnum")
         TRANSPORT = oslo_messaging.get_rpc_transport(
             conf or CONF, url=url, allowed_remote_exmods=ALLOWED_EXMODS

@@ -18,6 +18,8 @@ objects.
 """
 
 import concurrent.futures
+import json
+import re
 import subprocess
 import time
 
@@ -502,3 +504,28 @@ def test_a_template_deleted_just_after_a_cluster_post_is_refused(keystone_magnum
     assert client.wait(uuid, statuses=()) is None
     assert client("DELETE", "/clustertemplates/" + template).status_code == 204
     assert _leftovers(heat, magnum) == before
+
+
+def _queue_arguments(transport_url):
+    """{queue name: {argument: value}} of the vhost (rabbitmqctl's JSON gives each
+    argument as [name, type, value])."""
+    vhost = transport_url.rsplit("/", 1)[1]
+    out = subprocess.run(
+        ["rabbitmqctl", "-q", "list_queues", "-p", vhost, "name", "arguments"]
+        + ["--formatter", "json"],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
+    return {q["name"]: {a[0]: a[2] for a in q["arguments"]} for q in json.loads(out)}
+
+
+def test_a_killed_conductors_fanout_queue_expires_after_60_s(keystone_magnum):
+    heat, magnum = keystone_magnum
+    transport_url = re.search(r"transport_url = (\S+)", magnum.conf.read_text()).group(1)
+    queues = _queue_arguments(transport_url)
+    fanout = {n: a for n, a in queues.items() if n.startswith("magnum-conductor_fanout_")}
+    assert fanout, sorted(queues)
+    for arguments in fanout.values():
+        assert arguments["x-expires"] == 60000, arguments
