@@ -21,7 +21,11 @@ def start_server(conf):
     sock = eventlet.listen((conf.heat_api.bind_host, conf.heat_api.bind_port), reuse_port=False)
     LOG.info("heat-lite-api listening on %s:%s", conf.heat_api.bind_host, conf.heat_api.bind_port)
     application = wsgi_app.setup_app(conf)
-    return eventlet.spawn(eventlet.wsgi.server, sock, application, log_output=False, max_size=1024)
+    # debug=False: an error that escapes the application is a bare 500, not eventlet's
+    # default answer of the Python traceback as the body
+    return eventlet.spawn(
+        eventlet.wsgi.server, sock, application, log_output=False, max_size=1024, debug=False
+    )
 
 
 @common.console_script

@@ -6,7 +6,8 @@ app = setup_app()          # after CONF is parsed and rpc.init() ran
 #   ([keystone_authtoken]); / and /v1 stay public, as in Magnum
 
 Outermost first: ParsableErrorMiddleware (every error as {"errors": [...]}, the 401 of
-auth_token too), auth_token (keystone mode), VersionHeadersMiddleware, pecan.
+auth_token too), RequestLimits (body size, JSON depth, NUL: middleware/request_limits.py),
+auth_token (keystone mode), VersionHeadersMiddleware, pecan.
 """
 
 import collections
@@ -17,7 +18,7 @@ import pecan.util
 import wsme.api
 
 from magnum_lite.api import hooks
-from magnum_lite.api.middleware import auth_token, parsable_error, version_headers
+from magnum_lite.api.middleware import auth_token, parsable_error, request_limits, version_headers
 from magnum_lite.common import exception
 from magnum_lite.conf import CONF
 
@@ -66,4 +67,5 @@ def setup_app():
         app = auth_token.AuthTokenMiddleware(
             app, {"oslo_config_config": CONF}, public_api_routes=auth_token.PUBLIC_ROUTES
         )
+    app = request_limits.RequestLimits(app, CONF)
     return parsable_error.ParsableErrorMiddleware(app)

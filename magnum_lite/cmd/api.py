@@ -20,7 +20,11 @@ def start_server(conf):
     sock = eventlet.listen((conf.api.host, conf.api.port))
     LOG.info("magnum-lite-api listening on %s:%s", conf.api.host, conf.api.port)
     application = wsgi_app.setup_app()
-    return eventlet.spawn(eventlet.wsgi.server, sock, application, log_output=False, max_size=1024)
+    # debug=False: an error that escapes the application is a bare 500, not eventlet's
+    # default answer of the Python traceback as the body
+    return eventlet.spawn(
+        eventlet.wsgi.server, sock, application, log_output=False, max_size=1024, debug=False
+    )
 
 
 def main(argv=None):

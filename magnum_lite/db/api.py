@@ -206,7 +206,14 @@ def _paginate(stmt, table, limit=None, marker=None, sort_key=None, sort_dir=None
     return rows[:limit] if limit else rows
 
 
-def _get_one(stmt, not_found, conflict=None):
+# the range of an integer column (ids): a larger id is no row's, and is not sent
+_INT_RANGE = range(-(2**31), 2**31)
+
+
+def _get_one(stmt, not_found, conflict=None, key=None):
+    """The one row of ``stmt`` (looked up by ``key``)."""
+    if isinstance(key, int) and key not in _INT_RANGE:
+        raise not_found()
     rows = _rows(stmt.limit(2))
     if not rows:
         raise not_found()
@@ -248,6 +255,7 @@ def _template_get(context, column, value):
         lambda: exception.ClusterTemplateNotFound(clustertemplate=value),
         "Multiple ClusterTemplates exist with same name. "
         "Please use the ClusterTemplate uuid instead.",
+        key=value,
     )
 
 
@@ -326,6 +334,7 @@ def _cluster_get(context, column, value):
         stmt,
         lambda: exception.ClusterNotFound(cluster=value),
         "Multiple clusters exist with same name. Please use the cluster uuid instead.",
+        key=value,
     )
 
 
@@ -405,7 +414,7 @@ def nodegroup_create(values):
 
 def _nodegroup_get(context, cluster_id, column, value):
     stmt = sa.select(T_NG).where(T_NG.c.cluster_id == cluster_id, column == value)
-    return _get_one(stmt, lambda: exception.NodeGroupNotFound(nodegroup=value))
+    return _get_one(stmt, lambda: exception.NodeGroupNotFound(nodegroup=value), key=value)
 
 
 @retry.retry_on_db_error
@@ -487,7 +496,9 @@ def x509keypair_get_by_uuid(context, uuid):
 @retry.retry_on_db_error
 def x509keypair_get_by_id(context, x509keypair_id):
     stmt = sa.select(T_X509).where(T_X509.c.id == x509keypair_id)
-    return _get_one(stmt, lambda: exception.X509KeyPairNotFound(x509keypair=x509keypair_id))
+    return _get_one(
+        stmt, lambda: exception.X509KeyPairNotFound(x509keypair=x509keypair_id), key=x509keypair_id
+    )
 
 
 @retry.retry_on_db_error

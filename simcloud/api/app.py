@@ -18,6 +18,8 @@ import pecan
 import pecan.util
 import webob
 
+from simcloud.api import router
+from simcloud.common import exception
 from simcloud.identity import bootstrap, catalog
 
 # pecan.compat.getargspec builds a namedtuple class on every call, and pecan calls it
@@ -80,8 +82,25 @@ class IgnoreAccept:
         return self.app(environ, start_response)
 
 
+class DeepJsonRefused:
+    """pecan decodes a JSON body while routing, and one nested past Python's recursion
+    limit escapes it as a RecursionError: the service's 400 (as Request.body answers)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        try:
+            return self.app(environ, start_response)
+        except RecursionError:
+            prefix = environ.get("PATH_INFO", "").lstrip("/").split("/", 1)[0]
+            service = importlib.import_module(PREFIXES.get(prefix, PREFIXES["identity"])).service
+            error = exception.BadRequest(router.TOO_DEEP)
+            return service.render_error(error)(environ, start_response)
+
+
 def setup_app(seed=True):
     if seed:
         bootstrap.run()
     app = pecan.make_app(RootController(), guess_content_type_from_ext=False, debug=False)
-    return IgnoreAccept(app)
+    return IgnoreAccept(DeepJsonRefused(app))

@@ -19,6 +19,7 @@ ERROR_NAMES = {
     405: "notAllowed",
     406: "notAcceptable",
     409: "conflictingRequest",
+    413: "overLimit",
 }
 
 

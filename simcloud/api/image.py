@@ -268,4 +268,5 @@ service = router.Service(
     ],
     public=[("GET", ""), ("GET", "v2")],
     render_error=glance_error,
+    data_uploads=[("PUT", "v2/images/{image_id}/file")],
 )

@@ -13,6 +13,11 @@ read top to bottom like Heat's route map:
         render_error=nova_error,
     )
 
+A request body is bounded by ``[oslo_middleware] max_request_body_size`` (oslo.middleware's
+sizelimit, which Nova, Cinder and Keystone have in their pipelines): longer is a 413 in the
+service's format, unread; one sent without a length is cut off at the limit. Routes in
+``data_uploads`` (Glance's image data, which Glance does not bound so) are exempt.
+
 A handler gets a ``Request`` and the captured ids and returns ``(status, body)`` (a
 dict for JSON, None for no body) or a webob Response; it raises simcloud's exceptions
 (common/exception.py) for errors, which the service renders in its own format.
@@ -24,9 +29,12 @@ import logging
 import time
 
 import webob
+import webob.exc
+from oslo_middleware import sizelimit
 
 from simcloud.cloud import injection
 from simcloud.common import exception
+from simcloud.conf import CONF
 from simcloud.identity import catalog, tokens
 
 LOG = logging.getLogger(__name__)
@@ -44,10 +52,13 @@ class Request:
     @property
     def body(self):
         """The JSON body (BadRequest when it is not JSON)."""
-        if not self.raw.body:
+        text = self.raw.body
+        if not text:
             raise exception.BadRequest("The request body is empty; a JSON object is required.")
         try:
-            return json.loads(self.raw.body)
+            return json.loads(text)
+        except RecursionError:
+            raise exception.BadRequest(TOO_DEEP)
         except ValueError:
             raise exception.BadRequest("Malformed request body: the body is not valid JSON.")
 
@@ -173,12 +184,13 @@ def _match(pattern, segments):
 
 
 class Service:
-    def __init__(self, name, routes, render_error, public=(), microversions=None):
+    def __init__(self, name, routes, render_error, public=(), microversions=None, data_uploads=()):
         self.name = name
         self.routes = routes
         self.render_error = render_error
         self.public = set(public)
         self.microversions = microversions
+        self.data_uploads = set(data_uploads)
 
     def resolve(self, method, segments):
         """(handler, captured, pattern) of the route; NotFound / 405 otherwise."""
@@ -200,7 +212,11 @@ class Service:
             delay = injection.latency(self.name)
             if delay:
                 time.sleep(delay)
+            if any("\x00" in segment for segment in segments):
+                raise exception.BadRequest("Invalid input: the path contains a NUL character.")
             handler, captured, pattern = self.resolve(raw.method, segments)
+            if (raw.method, pattern) not in self.data_uploads:
+                limit_body(raw)
             context = None
             if (raw.method, pattern) not in self.public:
                 try:
@@ -212,6 +228,9 @@ class Service:
             result = handler(Request(raw, context, version), **captured)
         except exception.SimcloudError as exc:
             result = self.render_error(exc)
+        except webob.exc.HTTPRequestEntityTooLarge:  # a body without a length, at the limit
+            limit = CONF.oslo_middleware.max_request_body_size
+            result = self.render_error(RequestEntityTooLarge(TOO_LARGE % limit))
         except Exception:
             LOG.exception("Unexpected error in %s %s", raw.method, raw.path)
             error = exception.SimcloudError(
@@ -229,6 +248,25 @@ class Service:
 
 class MethodNotAllowed(exception.SimcloudError):
     code = 405
+
+
+class RequestEntityTooLarge(exception.SimcloudError):
+    code = 413
+
+
+TOO_LARGE = "Request is too large. Larger than max_request_body_size (%d)."
+TOO_DEEP = "Malformed request body: the JSON is nested too deeply."
+
+
+def limit_body(raw):
+    """RequestBodySizeLimiter's check, answered in the service's format: a body longer
+    than max_request_body_size is refused unread; one sent without a length is read
+    through oslo.middleware's LimitingReader, which raises at the limit."""
+    limit = CONF.oslo_middleware.max_request_body_size
+    if raw.content_length is None:
+        raw.body_file = sizelimit.LimitingReader(raw.body_file, limit)
+    elif raw.content_length > limit:
+        raise RequestEntityTooLarge(TOO_LARGE % limit)
 
 
 def paginate(items, params, key="id"):

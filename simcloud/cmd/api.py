@@ -34,8 +34,10 @@ def main(argv=None):
         sys.exit(1)
     sock = eventlet.listen((conf.api.bind_host, conf.api.bind_port))
     LOG.info("simcloud-api listening on %s:%s", conf.api.bind_host, conf.api.bind_port)
+    # debug=False: an error that escapes the application is a bare 500, not eventlet's
+    # default answer of the Python traceback as the body
     server = eventlet.spawn(
-        eventlet.wsgi.server, sock, application, log_output=False, max_size=1024
+        eventlet.wsgi.server, sock, application, log_output=False, max_size=1024, debug=False
     )
 
     # the handler only sets the event: a green thread killed from a signal handler (which

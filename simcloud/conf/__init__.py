@@ -11,6 +11,7 @@
 """
 
 from oslo_config import cfg
+from oslo_middleware import sizelimit
 
 CONF = cfg.ConfigOpts()
 
@@ -153,3 +154,5 @@ CONF.register_opts(database_opts, group="database")
 CONF.register_opts(identity_opts, group="identity")
 CONF.register_opts(catalog_opts, group="catalog")
 CONF.register_opts(simulation_opts, group="simulation")
+# [oslo_middleware] max_request_body_size, which every service's API applies (api/router.py)
+CONF.register_opts(sizelimit.OPTS, group="oslo_middleware")

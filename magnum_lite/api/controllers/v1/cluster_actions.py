@@ -15,13 +15,13 @@ from magnum_lite.common import exception, policy, utils
 
 
 class ClusterResizeRequest(wtypes.Base):
-    node_count = wsme.wsattr(wtypes.IntegerType(minimum=0), mandatory=True)
+    node_count = wsme.wsattr(types.integer(0), mandatory=True)
     nodes_to_remove = wsme.wsattr([wtypes.text], mandatory=False, default=[])
     nodegroup = wtypes.StringType(min_length=1, max_length=255)
 
 
 class ClusterUpgradeRequest(wtypes.Base):
-    max_batch_size = wtypes.IntegerType(minimum=1)
+    max_batch_size = types.integer(1)
     nodegroup = wtypes.StringType(min_length=1, max_length=255)
     cluster_template = wtypes.StringType(min_length=1, max_length=255)
 

@@ -53,7 +53,7 @@ class ClusterTemplate(base.APIBase):
     network_driver = wtypes.StringType(min_length=1, max_length=255)
     volume_driver = wtypes.Enum(wtypes.text, "cinder")
     apiserver_port = wtypes.IntegerType(minimum=1024, maximum=65535)
-    docker_volume_size = wtypes.IntegerType(minimum=1)
+    docker_volume_size = types.integer(1)
     docker_storage_driver = wtypes.StringType(min_length=1, max_length=255)
     cluster_distro = wtypes.StringType(min_length=1, max_length=255)
     http_proxy = wtypes.StringType(min_length=1, max_length=255)

@@ -56,21 +56,21 @@ class NodeGroupPatchType(types.JsonPatchType):
 
 
 class NodeGroup(base.APIBase):
-    id = wsme.wsattr(wtypes.IntegerType(minimum=1), readonly=True)
+    id = wsme.wsattr(types.integer(1), readonly=True)
     uuid = types.uuid
     name = wtypes.StringType(min_length=1, max_length=255)
     cluster_id = wsme.wsattr(wtypes.text, readonly=True)
     project_id = wsme.wsattr(wtypes.text, readonly=True)
-    docker_volume_size = wtypes.IntegerType(minimum=1)
+    docker_volume_size = types.integer(1)
     labels = wtypes.DictType(wtypes.text, LABEL_VALUE)
     links = wsme.wsattr([link.Link], readonly=True)
     flavor_id = wtypes.StringType(min_length=1, max_length=255)
     image_id = wtypes.StringType(min_length=1, max_length=255)
     node_addresses = wsme.wsattr([wtypes.text], readonly=True)
-    node_count = wsme.wsattr(wtypes.IntegerType(minimum=0), default=1)
+    node_count = wsme.wsattr(types.integer(0), default=1)
     role = wsme.wsattr(wtypes.StringType(min_length=1, max_length=255), default="worker")
-    max_node_count = wsme.wsattr(wtypes.IntegerType(minimum=0), default=None)
-    min_node_count = wsme.wsattr(wtypes.IntegerType(minimum=0), default=0)
+    max_node_count = wsme.wsattr(types.integer(0), default=None)
+    min_node_count = wsme.wsattr(types.integer(0), default=0)
     is_default = wsme.wsattr(types.boolean, readonly=True)
     stack_id = wsme.wsattr(wtypes.text, readonly=True)
     status = wsme.wsattr(wtypes.text, readonly=True)

@@ -8,17 +8,17 @@ from wsmeext import pecan as wsme_pecan
 
 from magnum_lite import objects
 from magnum_lite.api.controllers import base, versions
-from magnum_lite.api.controllers.v1 import collection, listing
+from magnum_lite.api.controllers.v1 import collection, listing, types
 from magnum_lite.common import exception, policy
 from magnum_lite.conf import CONF
 from magnum_lite.objects import fields
 
 
 class Quota(base.APIBase):
-    id = wsme.wsattr(wtypes.IntegerType(minimum=1), readonly=True)
+    id = wsme.wsattr(types.integer(1), readonly=True)
     project_id = wsme.wsattr(wtypes.StringType(max_length=255), default=None)
     resource = wsme.wsattr(wtypes.Enum(wtypes.text, *fields.QuotaResourceName.ALL), default=None)
-    hard_limit = wsme.wsattr(wtypes.IntegerType(minimum=0), default=1)
+    hard_limit = wsme.wsattr(types.integer(0), default=1)
 
     @classmethod
     def convert(cls, quota):

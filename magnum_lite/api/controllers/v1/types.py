@@ -68,6 +68,14 @@ uuid = UuidType()
 name = NameType()
 boolean = BooleanType()
 
+# the integer columns are 32-bit: a larger value is refused here (400), not lost in an insert
+INT_MAX = 2**31 - 1
+
+
+def integer(minimum, maximum=INT_MAX):
+    """A count or size stored in an integer column."""
+    return wtypes.IntegerType(minimum=minimum, maximum=maximum)
+
 
 class JsonPatchType(wtypes.Base):
     """One operation of a JSON patch (RFC 6902)."""
