@@ -56,7 +56,8 @@ def start(conf):
     """The conductor's parts, started: the x509 key pool, the RPC server on topic
     magnum-conductor, the periodic tasks and the notification listener, and the drivers
     made ready in the background (their first cluster does not parse their templates).
-    Returns what stops them, in order."""
+    Returns what stops them, in order (ConfigInvalid without a key for private keys)."""
+    x509.check_encryption_key()
     x509.key_pool.start()
     threading.Thread(target=driver.warm_up, name="driver-warm-up", daemon=True).start()
     server = start_rpc_server(conf)

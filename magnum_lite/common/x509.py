@@ -9,13 +9,18 @@ signing, key pairs, and the encryption of private keys at rest.
     token = encrypt_key(ca["private_key"]); decrypt_key(token) == ca["private_key"]
 
 PEM values are ``str``. Private keys at rest are Fernet tokens whose key is derived
-from ``[x509] encryption_key``.
+from ``[x509] encryption_key`` or, when that is not set, from the random secret that
+``setup_encryption_key()`` writes at setup (magnum-lite-db-manage upgrade) to
+``[x509] encryption_key_file``, as keystone-manage fernet_setup writes Keystone's keys.
 """
 
 import base64
 import datetime
+import functools
 import hashlib
 import os
+import pathlib
+import secrets
 import threading
 import time
 import uuid
@@ -41,9 +46,64 @@ _EXTENSION_NAMES = {
 }
 
 
+KEY_FILE_NAME = "x509-encryption.key"
+
+
+def encryption_key_file():
+    """[x509] encryption_key_file, else x509-encryption.key beside the first config
+    file (None without config files)."""
+    if CONF.x509.encryption_key_file:
+        return pathlib.Path(CONF.x509.encryption_key_file)
+    if not CONF.config_file:
+        return None
+    return pathlib.Path(CONF.config_file[0]).resolve().parent / KEY_FILE_NAME
+
+
+def setup_encryption_key():
+    """Unless [x509] encryption_key is set or the key file exists, write a random secret
+    to the key file, readable by its owner only. Returns the file written, or None."""
+    path = encryption_key_file()
+    if CONF.x509.encryption_key or path is None or path.exists():
+        return None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(".%s.%s" % (path.name, uuid.uuid4().hex))
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write(secrets.token_urlsafe(32) + "\n")
+    try:
+        os.link(tmp, path)  # a setup running at the same time keeps its own (first) key
+    except FileExistsError:
+        return None
+    finally:
+        tmp.unlink()
+    return path
+
+
+def _secret():
+    if CONF.x509.encryption_key:
+        return CONF.x509.encryption_key
+    path = encryption_key_file()
+    try:
+        return path.read_text().strip()
+    except (AttributeError, OSError) as err:
+        raise exception.ConfigInvalid(
+            error_msg="no key to encrypt private keys at rest: set [x509] encryption_key, "
+            "or run magnum-lite-db-manage upgrade to make %s (%s)" % (path, err)
+        )
+
+
+@functools.lru_cache(maxsize=4)
+def _fernet_of(secret):
+    return fernet.Fernet(base64.urlsafe_b64encode(hashlib.sha256(secret.encode()).digest()))
+
+
 def _fernet():
-    secret = CONF.x509.encryption_key.encode("utf-8")
-    return fernet.Fernet(base64.urlsafe_b64encode(hashlib.sha256(secret).digest()))
+    return _fernet_of(_secret())
+
+
+def check_encryption_key():
+    """Raise ConfigInvalid now (at a conductor's start) when there is no key."""
+    _secret()
 
 
 def encrypt_key(private_key_pem):

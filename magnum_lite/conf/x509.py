@@ -35,8 +35,14 @@ opts = [
     cfg.StrOpt(
         "encryption_key",
         secret=True,
-        default="magnum-lite-dev-key-change-me",
-        help="Secret from which the key encrypting certificate private keys at rest is derived.",
+        help="Secret from which the key encrypting certificate private keys at rest is "
+        "derived. Unset: the random secret magnum-lite-db-manage upgrade writes to "
+        "encryption_key_file.",
+    ),
+    cfg.StrOpt(
+        "encryption_key_file",
+        help="The file holding the random secret made at setup when encryption_key is "
+        "not set (mode 0600). Default: x509-encryption.key beside the first config file.",
     ),
 ]
 

@@ -68,6 +68,7 @@ class ComposeProcesses(services.HeatProcesses):
         value = DB_URL.sub(lambda m: self.databases[m.group(1)], str(value))
         value = value.replace("rabbit://guest:guest@rabbitmq:5672/", self.transport_url)
         value = value.replace("0.0.0.0", "127.0.0.1")
+        value = value.replace("/var/lib/magnum-lite/", "%s/" % self.workdir)  # a volume
         for port, (name, local) in self.published.items():
             for host in (name, "127.0.0.1"):
                 value = value.replace("%s:%d" % (host, port), "127.0.0.1:%d" % local)

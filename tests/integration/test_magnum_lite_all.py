@@ -180,6 +180,10 @@ def wait_gone(cli, timeout=120):
 
 
 def test_sigint_stops_everything_and_state_survives_restart(aio, cli):
+    # the setup's random secret for private keys at rest, kept across restarts
+    key_file = aio.workdir / ".magnum-lite" / "etc" / "x509-encryption.key"
+    secret = key_file.read_text()
+    assert os.stat(key_file).st_mode & 0o777 == 0o600
     pids = aio.child_pids()
     aio.proc.send_signal(signal.SIGINT)
     assert aio.wait_exit() == 0, aio.output()
@@ -187,6 +191,7 @@ def test_sigint_stops_everything_and_state_survives_restart(aio, cli):
     aio.start()
     templates = cli.json("--os-cloud", "magnum-lite", "coe", "cluster", "template", "list")
     assert [t["name"] for t in templates] == ["k8s"]
+    assert key_file.read_text() == secret
 
 
 def test_a_dead_child_stops_the_command_non_zero(aio):

@@ -41,6 +41,7 @@ def _conf(url):
     db_api.configure(url)
     db_api.create_schema()
     policy.reset()
+    CONF.set_override("encryption_key", "functional-tests", group="x509")
     rpc.init(CONF, url="fake://")
     yield CONF
     rpc.cleanup()

@@ -2,7 +2,7 @@
 
 import pytest
 
-from magnum_lite.common import context, policy
+from magnum_lite.common import context, policy, x509
 from magnum_lite.conf import CONF
 from magnum_lite.db import api as db_api
 
@@ -15,6 +15,8 @@ def magnum_db(tmp_path):
     db_api.configure(url)
     db_api.create_schema()
     policy.reset()
+    CONF.set_override("encryption_key_file", str(tmp_path / "x509.key"), group="x509")
+    x509.setup_encryption_key()
     yield url
     db_api.dispose()
     CONF.reset()
