@@ -1,4 +1,4 @@
-"""[conductor]: the conductor's RPC topic."""
+"""[conductor]: the conductor's RPC topic, its pool, and when a cast is taken as lost."""
 
 from oslo_config import cfg
 
@@ -15,6 +15,15 @@ opts = [
         "executor_thread_pool_size",
         default=32,
         help="Green threads handling RPC messages in one conductor.",
+    ),
+    cfg.IntOpt(
+        "lost_cast_timeout",
+        default=60,
+        min=1,
+        help="Seconds after which a create or a delete its conductor took but did not "
+        "carry out (it was killed) is taken as lost: the periodic sync ends a cluster "
+        "still CREATE_IN_PROGRESS without a stack CREATE_FAILED, and sends again the "
+        "delete of a cluster DELETE_IN_PROGRESS whose stack is not being deleted.",
     ),
 ]
 

@@ -604,12 +604,15 @@ def magnum_service_destroy(service_id):
 
 
 @retry.retry_on_db_error
-def cluster_update_if_status(cluster_id, values, status):
-    """Update a cluster only while its stored status is ``status`` (a compare-and-swap):
-    the updated row, or None when the row is gone or its status changed."""
+def cluster_update_if_status(cluster_id, values, status, without_stack=False):
+    """Update a cluster only while its stored status is ``status`` (a compare-and-swap),
+    and with ``without_stack`` only while it records no stack: the updated row, or None
+    when the row is gone or changed."""
     values = dict(values, updated_at=models.utcnow())
     values.pop("id", None)
-    where = (T_CLUSTER.c.id == cluster_id, T_CLUSTER.c.status == status)
+    where = [T_CLUSTER.c.id == cluster_id, T_CLUSTER.c.status == status]
+    if without_stack:
+        where.append(T_CLUSTER.c.stack_id.is_(None))
     with transaction() as conn:
         if conn.execute(T_CLUSTER.update().where(*where).values(**values)).rowcount == 0:
             return None

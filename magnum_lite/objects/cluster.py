@@ -166,10 +166,11 @@ class Cluster(base.MagnumPersistentObject, base.MagnumObject):
         if updates:
             self._from_db_object(self, dbapi.cluster_update(self.id, updates))
 
-    def save_if_status(self, status):
-        """Store the changes only while the stored status is ``status``: False, storing
-        nothing, when the row is gone or its status changed (a delete took it over)."""
-        row = dbapi.cluster_update_if_status(self.id, self._db_changes(), status)
+    def save_if_status(self, status, without_stack=False):
+        """Store the changes only while the stored status is ``status`` (and, with
+        ``without_stack``, no stack is recorded): False, storing nothing, when the row is
+        gone or changed (a delete took it over, the create recorded its stack)."""
+        row = dbapi.cluster_update_if_status(self.id, self._db_changes(), status, without_stack)
         if row is None:
             return False
         self._from_db_object(self, row)

@@ -4,13 +4,19 @@ path of every cluster operation) and the service heartbeat.
     ClusterUpdateJob(ctx, cluster).update_status()   # one cluster, from its stacks
     sync_cluster_status(ctx)                         # every cluster *_IN_PROGRESS
     sync_stack(stack_id)                             # a Heat notification: that cluster now
+    fail_lost_create(cluster)                        # no stack long after its create began
     tasks = PeriodicTasks(); tasks.start(); ...; tasks.stop()
 
 A cluster that reaches DELETE_COMPLETE loses its rows here (its certificates went with
-its stacks); every other status is saved by the driver's poller.
+its stacks); every other status is saved by the driver's poller. A conductor killed after
+it took a create's cast (oslo.messaging acknowledges a message before it runs) leaves the
+cluster CREATE_IN_PROGRESS with no stack: past ``[conductor] lost_cast_timeout`` the sync
+ends it CREATE_FAILED (Magnum 22 leaves it in progress for ever); its delete then removes
+the trust and certificates that create made.
 """
 
 import collections
+import datetime
 import logging
 import threading
 
@@ -63,8 +69,35 @@ class ClusterUpdateJob:
                 _LOCKS.pop(self.cluster.uuid, None)
 
 
+def fail_lost_create(cluster):
+    """End a stackless CREATE_IN_PROGRESS cluster whose create began more than
+    ``[conductor] lost_cast_timeout`` ago CREATE_FAILED; True if it did. A create that
+    is still alive and records its stack first wins (the update is conditional), and one
+    that records it later finds the cluster failed and deletes its stack."""
+    if cluster.status != STATUS.CREATE_IN_PROGRESS or cluster.stack_id:
+        return False
+    began = cluster.updated_at or cluster.created_at
+    timeout = CONF.conductor.lost_cast_timeout
+    now = datetime.datetime.now(datetime.timezone.utc)
+    if began.tzinfo is None:
+        began = began.replace(tzinfo=datetime.timezone.utc)
+    if now - began < datetime.timedelta(seconds=timeout):
+        return False
+    cluster.status = STATUS.CREATE_FAILED
+    cluster.status_reason = (
+        "The cluster's create was lost: no stack %d s after it began (its conductor "
+        "stopped). Delete the cluster and create it again." % timeout
+    )
+    if not cluster.save_if_status(STATUS.CREATE_IN_PROGRESS, without_stack=True):
+        return False
+    LOG.warning("Cluster %s: CREATE_FAILED: %s", cluster.uuid, cluster.status_reason)
+    return True
+
+
 def _sync_one(ctx, cluster):
     try:
+        if fail_lost_create(cluster):
+            return
         ClusterUpdateJob(ctx, cluster).update_status()
     except Exception as err:
         LOG.warning("Status sync of cluster %s failed: %s", cluster.uuid, err)

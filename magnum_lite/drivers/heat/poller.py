@@ -16,10 +16,12 @@ failed: Resource CREATE failed: ..."), where Magnum 22 names the nodegroups only
 
 import collections
 import logging
+import time
 
 from heatclient import exc as heat_exc
 
 from magnum_lite.conductor.handlers.common import cert_manager, trust_manager
+from magnum_lite.conf import CONF
 
 LOG = logging.getLogger(__name__)
 
@@ -43,6 +45,9 @@ MISSING_STACK = {
     UPDATE_IN_PROGRESS: UPDATE_FAILED,
 }
 
+# cluster uuid -> when a poll first saw it DELETE_IN_PROGRESS with its stack not deleted
+_DELETE_NOT_BEGUN = {}
+
 FAILED = "_FAILED"
 IN_PROGRESS = "_IN_PROGRESS"
 COMPLETE = "_COMPLETE"
@@ -63,6 +68,7 @@ class HeatPoller:
         self.context = context
         self.cluster = cluster
         self.cluster_template = cluster.cluster_template
+        self.driver = cluster_driver
         self.template_def = cluster_driver.get_template_definition()
         self.nodegroup = None
         self.default_ngs = []
@@ -91,6 +97,8 @@ class HeatPoller:
             return self._status()
         try:
             stack = self._stack(self.nodegroup.stack_id, resolve_outputs=False)
+            if self._delete_not_begun(stack):
+                return self._status()
             if stack.stack_status in RESOLVE_OUTPUTS:
                 stack = self._stack(self.nodegroup.stack_id, resolve_outputs=True)
                 self._sync_cluster_and_template_status(stack)
@@ -106,6 +114,31 @@ class HeatPoller:
         except heat_exc.HTTPNotFound:
             self._sync_missing_heat_stack()
         return self._status()
+
+    def _delete_not_begun(self, stack):
+        """A cluster DELETE_IN_PROGRESS whose stack is not being deleted: its delete is
+        about to reach Heat, or its conductor stopped before it did. The nodegroup keeps
+        its DELETE_IN_PROGRESS (Magnum 22 copies the stack's status back, and a cluster
+        whose delete was lost shows UPDATE_COMPLETE for ever); seen so for ``[conductor]
+        lost_cast_timeout`` (in this process), the delete is sent again (a second delete
+        of a stack is harmless)."""
+        if self.cluster.status != DELETE_IN_PROGRESS or stack.stack_status.startswith("DELETE"):
+            _DELETE_NOT_BEGUN.pop(self.cluster.uuid, None)
+            return False
+        first_seen = _DELETE_NOT_BEGUN.setdefault(self.cluster.uuid, time.monotonic())
+        lost = time.monotonic() - first_seen >= CONF.conductor.lost_cast_timeout
+        if lost and self.nodegroup.is_default and self.nodegroup.role == "master":
+            # the cluster stack's nodegroup: the driver's delete covers every nodegroup
+            _DELETE_NOT_BEGUN.pop(self.cluster.uuid, None)
+            LOG.warning(
+                "Cluster %s is DELETE_IN_PROGRESS and its stack %s is %s: deleting it",
+                self.cluster.uuid,
+                stack.id,
+                stack.stack_status,
+            )
+            self.driver.delete_cluster(self.openstack_client.context, self.cluster)
+        self.nodegroup.status = DELETE_IN_PROGRESS
+        return True
 
     def _stack(self, stack_id, resolve_outputs):
         """GET of the stack, once per poll: the default nodegroups share the cluster's

@@ -1,6 +1,8 @@
 """Handler.cluster_* with a small fake driver (the adapter); DB, objects and the local CA
 are real (SQLite)."""
 
+import datetime
+
 import pytest
 import sqlalchemy as sa
 
@@ -257,3 +259,59 @@ def test_a_template_in_use_is_not_deleted(ctx, fake_driver):
     cluster = _stored_as_the_api_stores_it(ctx)
     with pytest.raises(exception.ClusterTemplateReferenced):
         cluster.cluster_template.destroy()
+
+
+def _age(cluster, seconds):
+    """Make the stored cluster's last change ``seconds`` old."""
+    with db_api.get_engine().begin() as conn:
+        conn.execute(
+            sa.text("UPDATE cluster SET updated_at = :t, created_at = :t WHERE uuid = :u"),
+            {
+                "t": datetime.datetime.utcnow() - datetime.timedelta(seconds=seconds),
+                "u": cluster.uuid,
+            },
+        )
+
+
+def test_a_create_whose_conductor_died_ends_create_failed(ctx, admin_ctx, fake_driver):
+    # the API stored the cluster; the conductor that took the cast died before the stack
+    cluster = _stored_as_the_api_stores_it(ctx)
+    fake_driver.next_status = "CREATE_IN_PROGRESS"  # (the Heat driver: no stack, no change)
+    assert periodic.sync_cluster_status(admin_ctx) == 1
+    assert objects.Cluster.get_by_uuid(ctx, cluster.uuid).status == "CREATE_IN_PROGRESS"
+    _age(cluster, 61)
+    periodic.sync_cluster_status(admin_ctx)
+    stored = objects.Cluster.get_by_uuid(ctx, cluster.uuid)
+    assert stored.status == "CREATE_FAILED"
+    assert "create was lost" in stored.status_reason
+    assert fake_driver.calls == [("update_cluster_status", ())]  # the first sync only
+    # its delete removes it at once, with what the create made
+    cluster_conductor.Handler().cluster_delete(ctx, cluster.uuid)
+    _assert_nothing_left(admin_ctx)
+
+
+def test_a_slow_create_that_records_its_stack_first_is_not_failed(ctx, admin_ctx, fake_driver):
+    cluster = _stored_as_the_api_stores_it(ctx)
+    handler = cluster_conductor.Handler()
+    fake_driver.on_create = lambda: _age(cluster, 61)
+    handler.cluster_create(ctx, cluster, 1, 1, 60)
+    stale = objects.Cluster.get_by_uuid(ctx, cluster.uuid)
+    stale.stack_id = None  # as the sync's list read it, before the stack was recorded
+    stale.obj_reset_changes()
+    _age(cluster, 61)
+    assert periodic.fail_lost_create(stale) is False
+    assert objects.Cluster.get_by_uuid(ctx, cluster.uuid).status == "CREATE_IN_PROGRESS"
+
+
+def test_a_create_that_records_its_stack_after_the_failure_deletes_it(ctx, admin_ctx, fake_driver):
+    cluster = _stored_as_the_api_stores_it(ctx)
+    handler = cluster_conductor.Handler()
+
+    def lost_meanwhile():
+        _age(cluster, 61)
+        assert periodic.fail_lost_create(objects.Cluster.get_by_uuid(ctx, cluster.uuid))
+
+    fake_driver.on_create = lost_meanwhile
+    assert handler.cluster_create(ctx, cluster, 1, 1, 60) is None
+    assert [c[0] for c in fake_driver.calls] == ["create_cluster", "delete_cluster"]
+    assert objects.Cluster.get_by_uuid(ctx, cluster.uuid).status == "CREATE_FAILED"
