@@ -11,7 +11,9 @@ tried to break held). One line per scenario, then
 
 Scenarios (issue 9 items): worker_killed, delete_stranded (1); engine_killed_after_201,
 sigterm_during_update, vhost_bounce, db_connections_cut, timeout_no_node_running (2);
-nested_delete (3); same_name_race, stack_limit_race (4); implicit_deps (5).
+nested_delete (3); same_name_race, stack_limit_race (4); implicit_deps (5); and issue 29's
+db_cut_cloud_objects, worker_killed_cloud_objects. Every run's delete must also leave
+nothing in the simulated cloud (counted in leaked_rows).
 """
 
 import argparse
@@ -66,6 +68,10 @@ class Run:
             if state != "DELETE_COMPLETE":
                 self.broken.append("%s delete: %s" % (stack_id[:8], state))
         leaked = sum(chaos.wait_no_leaks(self.heat.database_url, self.stacks).values())
+        objects = self.heat.cloud.objects()  # every run's stacks are gone: none is left
+        if objects:
+            self.broken.append("left in the cloud: %s" % objects)
+        leaked += sum(objects.values())
         return not self.broken and not leaked, self.stranded, leaked
 
 
@@ -121,6 +127,37 @@ def db_connections_cut(run):
         time.sleep(0.7)
         chaos.terminate_db_connections(run.heat.database_url)
     run.done(stack_id, "CREATE_COMPLETE")
+
+
+def db_cut_cloud_objects(run):
+    """Every backend of heat's and simcloud's databases cut, again and again, while a
+    stack makes cloud objects (servers in BUILD) and while it deletes them: its state
+    writes, fast path included, are retried; it completes, it is deleted, and nothing is
+    left in the cloud."""
+    run.heat.cloud.inject(build_time=1.0)
+    stack_id = run.create("db-cut-cloud", chaos.cloud_template())
+    _cut_heat_and_cloud(run.heat)
+    if run.done(stack_id, "CREATE_COMPLETE") is None:
+        return
+    run.hc.stacks.delete(stack_id)
+    _cut_heat_and_cloud(run.heat)
+    run.done(stack_id, "DELETE_COMPLETE")
+
+
+def _cut_heat_and_cloud(heat, times=6, pause=0.3):
+    for _ in range(times):
+        time.sleep(pause)
+        chaos.terminate_db_connections(heat.database_url)
+        chaos.terminate_db_connections(heat.cloud.database_url)
+
+
+def worker_killed_cloud_objects(run):
+    """kill -9 of the worker making the server (in BUILD) or the security group and its
+    rules: the object it made is found by the takeover and by the delete, not left."""
+    run.heat.cloud.inject(build_time=2.0)
+    stack_id = run.create("killed-worker-cloud", chaos.cloud_template())
+    chaos.kill_a_lock_holder(run.heat, stack_id, names=("server", "secgroup"))
+    run.done(stack_id)
 
 
 def timeout_no_node_running(run):
@@ -199,6 +236,8 @@ SCENARIOS = {
     "vhost_bounce": (vhost_bounce, {}),
     "db_connections_cut": (db_connections_cut, {}),
     "timeout_no_node_running": (timeout_no_node_running, {}),
+    "db_cut_cloud_objects": (db_cut_cloud_objects, {}),
+    "worker_killed_cloud_objects": (worker_killed_cloud_objects, {}),
     "nested_delete": (nested_delete, {}),
     "same_name_race": (same_name_race, {}),
     "stack_limit_race": (stack_limit_race, {"max_stacks_per_tenant": 3}),
@@ -273,6 +312,7 @@ def run_scenario(name, runs, workdir):
                 except Exception as exc:
                     run.broken.append("error %r" % exc)
                 revive(heat)
+                heat.cloud.inject()
                 survived, stranded, leaked = run.finish()
                 totals[0] += survived
                 totals[1] += stranded
