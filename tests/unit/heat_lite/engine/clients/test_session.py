@@ -2,6 +2,9 @@
 for something it must read per call (a proxy, a netrc file); a CA bundle is read once
 and verifies the calls as requests itself would have."""
 
+import http.server
+import threading
+
 import pytest
 import requests
 
@@ -74,3 +77,55 @@ def test_warm_up_in_keystone_mode_leaves_tokens_to_requests(ctx, cloud):
     CONF.set_override("auth_strategy", "keystone")
     session.warm_up()
     assert session._connections == {}
+
+
+def test_callers_share_one_requests_session_and_the_cache_is_bounded(clean_env):
+    """One pooled requests session per process under every caller's Connection; the
+    Connections kept stop at MAX_CACHED (the oldest dropped), the session stays."""
+    CONF.set_override("auth_strategy", "keystone")
+    session.forget()
+    try:
+
+        class Ctx:
+            project_id = "p1"
+
+            def __init__(self, token):
+                self.auth_token = token
+
+        conns = [session.connection(Ctx("token-%d" % i)) for i in range(session.MAX_CACHED + 5)]
+        shared = {id(c.session.session) for c in conns}
+        assert len(shared) == 1
+        assert len(session._connections) == session.MAX_CACHED
+        assert session.connection(Ctx("token-%d" % (session.MAX_CACHED + 4))) is conns[-1]
+        pooled = conns[0].session.session
+        assert pooled.get_adapter("http://cloud")._pool_maxsize == session.POOL_MAXSIZE
+    finally:
+        session.forget()
+        CONF.clear_override("auth_strategy")
+
+
+def test_the_shared_session_keeps_no_cookies(clean_env):
+    """Calls of different callers share the session: a cookie one caller's answer sets
+    must not ride along the next caller's calls."""
+
+    class SetsCookie(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Set-Cookie", "sid=theirs; Path=/")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), SetsCookie)
+    thread = threading.Thread(target=server.handle_request)
+    thread.start()
+    shared, _ = session._http_session()
+    try:
+        assert shared.get("http://127.0.0.1:%d/" % server.server_port, timeout=10).ok
+    finally:
+        thread.join()
+        server.server_close()
+        shared.close()
+    assert len(shared.cookies) == 0
