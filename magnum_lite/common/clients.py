@@ -105,7 +105,8 @@ class OpenStackClients:
                 session, headers = self.keystone_session(), None
             else:
                 verify = CONF.heat_client.ca_file or not CONF.heat_client.insecure
-                session, headers = ks_session.Session(verify=verify), self._identity_headers()
+                session = ks_session.Session(session=keystone.http_session(), verify=verify)
+                headers = self._identity_headers()
             self._heat = heatclient.Client(
                 CONF.heat_client.api_version,
                 session=session,

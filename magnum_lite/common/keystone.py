@@ -10,9 +10,12 @@ trustee domain admin, trustees and trusts. Keystone mode only.
 
 import logging
 import threading
+from http import cookiejar
 
+import requests
 from keystoneauth1 import exceptions as ka_exception
 from keystoneauth1 import loading as ka_loading
+from keystoneauth1 import session as ks_session
 from keystoneauth1.identity import v3 as ka_v3
 from keystoneclient.v3 import client as kc_v3
 
@@ -33,12 +36,51 @@ def auth_url():
     return url.replace("v2.0", "v3")
 
 
-def make_session(auth):
-    """A keystoneauth session with ``[keystone_auth]``'s TLS and timeout options."""
-    return ka_loading.load_session_from_conf_options(CONF, CFG_GROUP, auth=auth)
-
+# sockets the process keeps open to each endpoint (requests' default); calls beyond
+# them at once each open one of their own, closed when done
+POOL_MAXSIZE = 10
 
 _lock = threading.Lock()
+_http = []  # [requests session]: the process's one, made on first use
+
+
+def http_session():
+    """The process's one requests session, under every keystoneauth session made here:
+    a pool of POOL_MAXSIZE sockets per endpoint, kept-alive (keystoneauth's adapter,
+    ``[keystone_auth]`` tls_ciphers and tls_min_version), and no cookies (callers of
+    every identity share it). A session per request held a socket each to the cloud
+    until the garbage collector found it (issue 29)."""
+    with _lock:
+        if not _http:
+            opts = CONF[CFG_GROUP]
+            http = requests.Session()
+            adapter = ks_session.TCPKeepAliveAdapter(
+                pool_maxsize=POOL_MAXSIZE,
+                tls_ciphers=getattr(opts, "tls_ciphers", None),
+                tls_min_version=getattr(opts, "tls_min_version", None),
+            )
+            for scheme in ("https://", "http://"):
+                http.mount(scheme, adapter)
+            http.cookies.set_policy(cookiejar.DefaultCookiePolicy(allowed_domains=[]))
+            _http.append(http)
+        return _http[0]
+
+
+def forget_http_session():
+    """Close the process's requests session (its sockets); the next use makes another."""
+    with _lock:
+        while _http:
+            _http.pop().close()
+
+
+def make_session(auth):
+    """A keystoneauth session with ``[keystone_auth]``'s TLS and timeout options, on the
+    process's one requests session."""
+    return ka_loading.load_session_from_conf_options(
+        CONF, CFG_GROUP, auth=auth, session=http_session()
+    )
+
+
 # magnum's service user, one auth plugin per process: keystoneauth keeps its token and
 # renews it before it expires, so requests do not each authenticate again
 _service_auth = {}
@@ -63,10 +105,12 @@ def service_auth():
 
 
 def forget_service_auth():
-    """Drop the service user's plugin (its token); the next use loads it again from
-    [keystone_auth] (tests that point magnum-lite at another cloud)."""
+    """Drop the service user's plugin (its token) and close the requests session; the
+    next use loads it again from [keystone_auth] (tests that point magnum-lite at
+    another cloud)."""
     with _lock:
         _service_auth.clear()
+    forget_http_session()
 
 
 def auth_for_context(context):
