@@ -27,5 +27,15 @@ class ContextHook(hooks.PecanHook):
             password=password,
             region_name=headers.get("X-Region-Name"),
             auth_url=headers.get("X-Auth-Url"),
+            auth_token_info=_trust_token_info(req.environ),
         )
         req.environ[util.CONTEXT_ENV_KEY] = ctx
+
+
+def _trust_token_info(environ):
+    """keystonemiddleware's validated token body (``keystone.token_info``) when the token
+    is trust-scoped, else None (the other tokens travel as their id alone)."""
+    info = environ.get("keystone.token_info") or {}
+    if "OS-TRUST:trust" in (info.get("token") or {}):
+        return info
+    return None

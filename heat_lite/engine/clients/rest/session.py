@@ -3,7 +3,8 @@
 As Heat does:
 
 * ``[DEFAULT] auth_strategy = keystone``: the request's own token (X-Auth-Token, kept
-  in the context) scoped to its project - objects belong to the caller's project;
+  in the context) scoped to its project - objects belong to the caller's project; a
+  trust-scoped token (a Magnum cluster's trustee) as it is, from its validated body;
 * ``noauth``: there is no token to act with, so the plugins authenticate as the service
   user of ``[clients_keystone]`` (username, password, project_name at auth_uri), as
   Heat's stack domain/trustee users do - objects belong to that user's project.
@@ -28,7 +29,9 @@ from http import cookiejar
 
 import openstack
 import requests
+from keystoneauth1 import access
 from keystoneauth1 import session as ks_session
+from keystoneauth1.identity import access as access_plugin
 from keystoneauth1.identity import v3
 
 from heat_lite.conf import CONF
@@ -97,6 +100,15 @@ def _auth_for(context):
     token = getattr(context, "auth_token", None)
     if CONF.auth_strategy == "keystone" and token:
         project_id = getattr(context, "project_id", None)
+        info = getattr(context, "auth_token_info", None)
+        if info:
+            # a trust-scoped token (a cluster's trustee): used as it is, as Heat's context
+            # does (AccessInfoPlugin); the identity service refuses to rescope it
+            ref = access.create(body=info, auth_token=token)
+            auth = access_plugin.AccessInfoPlugin(
+                auth_ref=ref, auth_url=CONF.clients_keystone.auth_uri
+            )
+            return ("token", token, project_id), auth
         auth = v3.Token(auth_url=CONF.clients_keystone.auth_uri, token=token, project_id=project_id)
         return ("token", token, project_id), auth
     return ("service",), _service_auth()
