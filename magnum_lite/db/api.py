@@ -131,13 +131,16 @@ def _first(stmt):
     return rows[0] if rows else None
 
 
-def _insert(table, values, duplicate, children=()):
+def _insert(table, values, duplicate, children=(), before=None):
     """Insert a row (and ``children``: (table, [values]) inserted in the same transaction);
-    returns the row, or (row, [child rows]) when children are given."""
+    returns the row, or (row, [child rows]) when children are given. ``before(conn,
+    values)`` runs first in that transaction (a check that may raise)."""
     values = dict(values, created_at=values.get("created_at") or models.utcnow())
     child_ids = []
     try:
         with transaction() as conn:
+            if before is not None:
+                before(conn, values)
             values["id"] = conn.execute(table.insert().values(**values)).inserted_primary_key[0]
             for child_table, rows in children:
                 for row in rows:
@@ -312,10 +315,70 @@ def cluster_template_destroy(template_id):
 # ---- cluster --------------------------------------------------------------------------------
 
 
+# kinds of transaction-scoped locks (the first key of a PostgreSQL advisory lock)
+_LOCK_PROJECT_CLUSTERS = 1
+_ADVISORY_LOCK = sa.select(
+    sa.func.pg_advisory_xact_lock(
+        sa.bindparam("kind", type_=sa.Integer),
+        sa.func.hashtext(sa.bindparam("key", type_=sa.String)),
+    )
+)
+QUOTA_RESOURCE_CLUSTER = "Cluster"
+
+
+def _lock(conn, kind, key):
+    """Lock ``(kind, key)`` until the transaction ends. PostgreSQL: an advisory lock (two
+    keys that hash alike only wait for each other); SQLite's transactions are serialised
+    already (one writer, _SQLITE_LOCK)."""
+    if _SQLITE_LOCK is None:
+        conn.execute(_ADVISORY_LOCK, {"kind": kind, "key": key})
+
+
+def cluster_limit_exceeded(limit):
+    """Magnum's 403 for a project at its cluster quota."""
+    return exception.ResourceLimitExceeded(
+        msg="You have reached the maximum clusters per project, %d. You may delete a "
+        "cluster to make room for a new one." % limit
+    )
+
+
+def _check_cluster_quota(conn, values):
+    """The project's clusters under its limit (its quotas row for 'Cluster', else
+    ``[quotas] max_clusters_per_project``), counted under the project's lock: creates of
+    one project run this one at a time, each seeing the rows the ones before committed.
+    A retried create whose first commit got through finds its own row: no check."""
+    from magnum_lite.conf import CONF
+
+    project_id = values["project_id"]
+    _lock(conn, _LOCK_PROJECT_CLUSTERS, project_id)
+    quota = conn.execute(
+        sa.select(T_QUOTA.c.hard_limit).where(
+            T_QUOTA.c.project_id == project_id, T_QUOTA.c.resource == QUOTA_RESOURCE_CLUSTER
+        )
+    ).first()
+    limit = CONF.quotas.max_clusters_per_project if quota is None else quota.hard_limit
+    mine = sa.case((T_CLUSTER.c.uuid == values["uuid"], 1), else_=0)
+    count, stored = conn.execute(
+        sa.select(sa.func.count(), sa.func.coalesce(sa.func.sum(mine), 0)).where(
+            T_CLUSTER.c.project_id == project_id
+        )
+    ).one()
+    if not stored and limit is not None and count >= limit:
+        raise cluster_limit_exceeded(limit)
+
+
 @retry.retry_on_db_error
-def cluster_create(values, nodegroups=None):
+def cluster_create(values, nodegroups=None, check_quota=False):
     """A cluster row; with ``nodegroups`` (their values) those rows too, in the same
-    transaction (no reader ever sees the cluster without them): then (row, ng rows)."""
+    transaction (no reader ever sees the cluster without them): then (row, ng rows).
+
+    ``check_quota``: the project's cluster quota holds whatever runs in parallel (the
+    count and the insert in one transaction under the project's lock, as heat-lite's
+    stack_create keeps max_stacks_per_tenant).
+
+    :raises: ResourceLimitExceeded (403) at the quota, ClusterTemplateNotFound,
+        ClusterAlreadyExists
+    """
 
     def dup(e):
         if "foreign key" in str(e).lower() or "foreign_key" in str(e).lower():
@@ -325,7 +388,8 @@ def cluster_create(values, nodegroups=None):
         return exception.ClusterAlreadyExists(uuid=values["uuid"])
 
     children = [(T_NG, nodegroups)] if nodegroups else ()
-    return _insert(T_CLUSTER, values, dup, children)
+    before = _check_cluster_quota if check_quota else None
+    return _insert(T_CLUSTER, values, dup, children, before=before)
 
 
 def _cluster_get(context, column, value):

@@ -145,13 +145,15 @@ class Cluster(base.MagnumPersistentObject, base.MagnumObject):
 
     # ---- writes ---------------------------------------------------------------------------
 
-    def create(self, context=None, nodegroups=None):
-        """Store the cluster; ``nodegroups`` (new NodeGroup objects) in the same transaction."""
+    def create(self, context=None, nodegroups=None, check_quota=False):
+        """Store the cluster; ``nodegroups`` (new NodeGroup objects) in the same transaction;
+        ``check_quota``: refused at the project's cluster quota (db_api.cluster_create)."""
         if not nodegroups:
-            self._from_db_object(self, dbapi.cluster_create(self._db_changes()))
+            row = dbapi.cluster_create(self._db_changes(), check_quota=check_quota)
+            self._from_db_object(self, row)
             return
         row, ng_rows = dbapi.cluster_create(
-            self._db_changes(), [ng._db_changes() for ng in nodegroups]
+            self._db_changes(), [ng._db_changes() for ng in nodegroups], check_quota=check_quota
         )
         self._from_db_object(self, row)
         for ng, ng_row in zip(nodegroups, ng_rows, strict=True):

@@ -234,11 +234,14 @@ class ClustersController(rest.RestController):
         )
         new_cluster = objects.Cluster(context, **values)
         # stored before the 202 (the template's foreign key checked in the same insert):
-        # a template delete or a cluster delete that follows sees the cluster
+        # a template delete or a cluster delete that follows sees the cluster. The quota is
+        # counted again there, under the project's lock: check_quota above is Magnum's
+        # early answer, which creates running side by side all pass (issue 29)
         new_cluster.create(
             nodegroups=objects.nodegroup.default_nodegroups(
                 context, new_cluster, master_count, node_count
-            )
+            ),
+            check_quota=True,
         )
         pecan.request.rpcapi.cluster_create_async(
             new_cluster, master_count, node_count, create_timeout
