@@ -33,6 +33,10 @@ POLL_START, POLL_CAP = 0.005, 0.25
 WATCHED_POLL_CAP = 1.0
 
 
+# Heat's reason for a FAILED resource its update neither changes nor replaces
+KEPT_FAILED_REASON = "Update status to COMPLETE for FAILED resource neither update nor replace."
+
+
 def went_down_reason(action):
     """Heat's status reason of a resource whose engine went down during ``action``."""
     return "Worker went down during resource %s" % action
@@ -59,6 +63,10 @@ class Resource:
     # the type a deprecated one may be changed to in a template, keeping the resource
     # (Heat's support_status substitute_class): updated as that type, not replaced
     substitute_class = None
+    # False for plugins whose physical id is made in the engine (a random string, a
+    # value): losing it with a dead worker leaks nothing, so resource_id_set does not
+    # write it before the state does (one round trip less per resource)
+    resource_id_names_an_object = True
 
     def __init__(self, name, definition, stack):
         self.name = name
@@ -132,12 +140,14 @@ class Resource:
         return "%s-%s-%s" % (self.stack.name, self.name, short_id.get_id(self.uuid))
 
     def resource_id_set(self, value):
+        """Set the physical id, and, during an action (this engine holds the lock), write
+        it at once, as Heat's resource_id_set does: a worker that dies before the action
+        ends leaves it on the row, where the takeover and the delete find the object.
+        Plugins whose id names nothing outside the engine leave that write to the state's
+        (``resource_id_names_an_object``)."""
         self.resource_id = value
-
-    def resource_id_store(self):
-        """Write the physical id at once (the running action holds the lock), so that it
-        shows before the action completes, as Heat's resource_id_set does."""
-        self.write_row({"nova_instance": self.resource_id}, self.engine_id)
+        if self.resource_id_names_an_object and self.id is not None and self.engine_id:
+            self.write_row({"nova_instance": value}, self.engine_id)
 
     def write_row(self, values, expected_engine_id=None):
         """A compare-and-swap write of ``values`` (no event) on the row as this resource
@@ -250,7 +260,7 @@ class Resource:
         self._break_if_required(
             UPDATE, hooks.PRE_UPDATE, engine_id, timeout, env=new_defn.stack.env
         )
-        if self.status == FAILED:
+        if self.status == FAILED and (self.action == CHECK or self.needs_replace_failed()):
             raise exception.UpdateReplace(self.name)
         prop_diff, after, new_props = self.property_diff(
             new_defn, observe=self.converge or CONF.observe_on_update
@@ -258,6 +268,12 @@ class Resource:
         self.current_template_id = template_id
         self._metadata_changed = _metadata_snippet(self.t) != _metadata_snippet(new_defn)
         if not prop_diff and not substituted and not self.update_needed_anyway(new_defn):
+            if self.status == FAILED:
+                # kept (needs_replace_failed) and nothing to change: Heat's
+                # _persist_update_no_change (a create a dead worker left, whose object
+                # is there, is not made again)
+                self.set_state_locked(self.action, COMPLETE, KEPT_FAILED_REASON, engine_id)
+                return
             values = {"requires": self.requires, "current_template_id": template_id}
             if self._metadata_changed:
                 values["rsrc_metadata"] = self._resolved_metadata(new_defn)
@@ -380,6 +396,11 @@ class Resource:
             self._store_state(row.action, FAILED, reason, unlock=row.engine_id)
         except exception.UpdateInProgress:
             return False
+        return True
+
+    def needs_replace_failed(self):
+        """Whether a FAILED resource is replaced on its next update (Heat's hook): always,
+        unless the plugin can see its object is fine (client_resource.ClientResource)."""
         return True
 
     def update_needed_anyway(self, new_defn):

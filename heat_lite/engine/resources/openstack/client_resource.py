@@ -100,6 +100,22 @@ class ClientResource(resource.Resource):
 
         return handle_with_retries, check_with_retries
 
+    # -- a FAILED resource's next update (Heat's needs_replace_failed) ----------------------
+
+    # None: a FAILED resource is replaced (Heat's default); a tuple of states: its object
+    # is kept unless it is gone or in one of them (a create a dead worker left is taken
+    # over, not made again; () keeps it in any state)
+    replace_failed_in = None
+
+    def needs_replace_failed(self):
+        if self.replace_failed_in is None or self.resource_id is None:
+            return True
+        try:
+            obj = self._status_resource()
+        except (client_exception.NotFound, exception.EntityNotFound):
+            return True
+        return obj.get("status") in self.replace_failed_in
+
     # -- replacing (Heat's _prepare_update_replace) -----------------------------------------
 
     def needs_replace(self, prop_diff, after):

@@ -14,6 +14,7 @@ C = constraints.CustomConstraint
 
 class Volume(client_resource.ClientResource):
     default_client_name, entity = "cinder", "volume"
+    replace_failed_in = ("error", "deleting")  # as Heat's needs_replace_failed
 
     properties_schema = {
         "availability_zone": P(

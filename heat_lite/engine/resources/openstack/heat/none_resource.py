@@ -10,6 +10,7 @@ from heat_lite.engine import resource
 
 
 class NoneResource(resource.Resource):
+    resource_id_names_an_object = False  # made in the engine: nothing to leak
     # any properties are accepted and ignored: a change of them is no update (as Heat's)
     validate_properties = False
     ignores_property_changes = True

@@ -31,6 +31,7 @@ def _too_short(pools, length):
 
 
 class RandomString(resource.Resource):
+    resource_id_names_an_object = False  # made in the engine: nothing to leak
     properties_schema = {
         "length": P(
             P.INTEGER,

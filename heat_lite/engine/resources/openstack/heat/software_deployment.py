@@ -231,7 +231,8 @@ class SoftwareDeployment(resource.Resource):
             values.update(status=rpc_api.IN_PROGRESS, status_reason="Deploy data available")
         ctx = self.stack.context
         if self.resource_id is None:
-            self._store_resource_id(str(uuid.uuid4()))
+            # stored at once: a signal sent while the deployment waits finds it
+            self.resource_id_set(str(uuid.uuid4()))
             software.create_software_deployment(
                 ctx,
                 server_id=self.properties[SERVER],
@@ -246,12 +247,6 @@ class SoftwareDeployment(resource.Resource):
             if prev_derived_config:
                 ignore_not_found(software.delete_software_config, prev_derived_config, self)
         return None if self._no_signal() else self.resource_id
-
-    def _store_resource_id(self, value):
-        """Set and store the physical id at once (not only with the next state), so a
-        signal sent while the deployment waits finds it, as Heat's resource_id_set."""
-        self.resource_id_set(value)
-        self.resource_id_store()
 
     def _check_complete(self, token):
         """True once the deployment is COMPLETE; Error when it FAILED."""

@@ -271,9 +271,8 @@ class StackResource(NestedValidation, resource.Resource):
             stack_user_project_id=self.stack.stack_user_project_id,
             parent_resource_name=self.name,
         )
+        # stored at once: `stack hook clear parent nest/inner` finds the child through it
         self.resource_id_set(ident["stack_id"])
-        # shown at once: `stack hook clear parent nest/inner` finds the child through it
-        self.resource_id_store()
         return ident["stack_id"]
 
     def watched_stack(self, token):

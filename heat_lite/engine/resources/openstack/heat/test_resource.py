@@ -12,6 +12,7 @@ P = properties.Schema
 
 
 class TestResource(resource.Resource):
+    resource_id_names_an_object = False  # made in the engine: nothing to leak
     properties_schema = {
         "value": P(
             P.STRING, "The input string to be stored.", default="test_string", update_allowed=True

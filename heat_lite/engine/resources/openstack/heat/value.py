@@ -6,6 +6,7 @@ P = properties.Schema
 
 
 class Value(resource.Resource):
+    resource_id_names_an_object = False  # made in the engine: nothing to leak
     properties_schema = {
         "value": P(
             P.ANY,

@@ -19,6 +19,7 @@ def value_specs_schema():
 
 class NeutronResource(client_resource.ClientResource):
     default_client_name = "neutron"
+    replace_failed_in = ("ERROR",)  # as Heat's needs_replace_failed
 
     def find(self, entity, name_or_id):
         """The id of the named/identified Neutron object (None stays None)."""

@@ -84,6 +84,7 @@ _NETWORK = {
 
 class Server(server_network_mixin.ServerNetworkMixin, client_resource.ClientResource):
     default_client_name, entity = "nova", "server"
+    replace_failed_in = ("ERROR", "DELETED", "SOFT_DELETED")  # as Heat's needs_replace_failed
 
     properties_schema = {
         "name": P(P.STRING, "Server name.", update_allowed=True),

@@ -14,6 +14,7 @@ POLICIES = ["anti-affinity", "affinity", "soft-anti-affinity", "soft-affinity"]
 
 class ServerGroup(client_resource.ClientResource):
     default_client_name, entity = "nova", "server_group"
+    replace_failed_in = ()  # as Heat's needs_replace_failed
 
     properties_schema = {
         "name": P(P.STRING, "Server Group name."),

@@ -173,3 +173,22 @@ def test_subnet_outside_the_network_is_refused(ctx, net):
         other["id"],
         net["net"],
     )
+
+
+def test_a_failed_server_is_kept_unless_gone_or_in_error(cloud, ctx, net):
+    """Heat's needs_replace_failed: a FAILED server (a create a dead worker left) is kept
+    while its object is there and not in ERROR; other resources are replaced."""
+    server = make(ctx, "OS::Nova::Server", _server(net, name="kept"))
+    assert server.needs_replace_failed()  # no physical id: nothing to keep
+    cloud.set(build_time=60)
+    server.resource_id = server.handle_create()
+    assert server.needs_replace_failed() is False  # still in BUILD
+    sim_objects.update(server.resource_id, status="ERROR")
+    assert server.needs_replace_failed()
+    sim_objects.update(server.resource_id, status="ACTIVE")
+    assert server.needs_replace_failed() is False
+    sim_objects.delete(server.resource_id)
+    assert server.needs_replace_failed()
+    value = make(ctx, "OS::Heat::Value", {"value": "v"})
+    value.resource_id = "x"
+    assert value.needs_replace_failed()
