@@ -223,6 +223,12 @@ class KeystoneClientV3:
             # TrustNotFound)
             LOG.info("Trust %s of cluster %s is already gone", cluster.trust_id, cluster.uuid)
 
+    def find_trustee(self, username):
+        """The id of the trustee user named ``username`` in the trustee domain, or None
+        (a create that stopped after making it, before the cluster recorded it)."""
+        users = self.domain_admin_client.users.list(domain=self.trustee_domain_id, name=username)
+        return users[0].id if users else None
+
     def delete_trustee(self, trustee_id):
         try:
             self.domain_admin_client.users.delete(trustee_id)

@@ -64,6 +64,12 @@ def delete(kind, obj_id):
     with db_api.transaction() as conn:
         column = {"project": "project_id", "user": "user_id", "role": "role_id"}[kind]
         conn.execute(T_ASSIGN.delete().where(T_ASSIGN.c[column] == obj_id))
+        if kind == "user":  # as Keystone: a user's trusts go with it, either side
+            conn.execute(
+                T_TRUST.delete().where(
+                    sa.or_(T_TRUST.c.trustor_user_id == obj_id, T_TRUST.c.trustee_user_id == obj_id)
+                )
+            )
         return conn.execute(table.delete().where(table.c.id == obj_id)).rowcount > 0
 
 

@@ -194,3 +194,31 @@ def test_services_endpoints_regions(simcloud):
     endpoints = simcloud.get("/identity/v3/endpoints", status=200).json["endpoints"]
     assert {e["interface"] for e in endpoints} == {"public", "internal", "admin"}
     assert simcloud.get("/identity/v3/regions").json["regions"][0]["id"] == "RegionOne"
+
+
+def test_a_deleted_users_trusts_go_with_it(simcloud):
+    """As Keystone's: a trustee deleted (a cluster's, whose create never recorded its
+    trust) takes its trusts along; so does a deleted trustor."""
+    demo = simcloud.app.post_json(
+        "/identity/v3/auth/tokens", simcloud.auth_body("demo", project="demo")
+    ).json["token"]
+    trustee = simcloud.post(
+        "/identity/v3/users", {"user": {"name": "trustee1", "password": "pw"}}, status=201
+    ).json["user"]
+    trust = simcloud.post(
+        "/identity/v3/OS-TRUST/trusts",
+        {
+            "trust": {
+                "trustor_user_id": demo["user"]["id"],
+                "trustee_user_id": trustee["id"],
+                "project_id": demo["project"]["id"],
+                "impersonation": True,
+                "roles": [{"name": "member"}],
+            }
+        },
+        user="demo",
+        status=201,
+    ).json["trust"]
+    simcloud.delete("/identity/v3/users/" + trustee["id"], status=204)
+    simcloud.get("/identity/v3/OS-TRUST/trusts/" + trust["id"], status=404)
+    assert identity_db.trust_get_all() == []

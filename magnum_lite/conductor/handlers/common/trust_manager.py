@@ -24,15 +24,19 @@ def _keystone_mode():
     return CONF.auth_strategy == "keystone"
 
 
+def trustee_name(cluster):
+    """``<cluster uuid>_<project id>``, as Magnum names a cluster's trustee: a delete finds
+    by it a trustee its create made but did not record (its conductor was killed)."""
+    return "%s_%s" % (cluster.uuid, cluster.project_id)
+
+
 def create_trustee_and_trust(osc, cluster):
     """Give the cluster its trustee and trust (keystone mode); noauth: nothing to make."""
     if not _keystone_mode():
         return
     try:
         password = secrets.token_urlsafe(18)
-        trustee = osc.keystone().create_trustee(
-            "%s_%s" % (cluster.uuid, cluster.project_id), password
-        )
+        trustee = osc.keystone().create_trustee(trustee_name(cluster), password)
         cluster.trustee_username = trustee.name
         cluster.trustee_user_id = trustee.id
         cluster.trustee_password = password
@@ -43,7 +47,8 @@ def create_trustee_and_trust(osc, cluster):
 
 
 def delete_trustee_and_trust(osc, context, cluster):
-    """Remove the cluster's trust and trustee, if it has them."""
+    """Remove the cluster's trust and trustee, if it has them (a trustee not recorded is
+    looked up by its name; the identity service deletes a deleted user's trusts)."""
     if not _keystone_mode():
         return
     kst = osc.keystone()
@@ -55,8 +60,9 @@ def delete_trustee_and_trust(osc, context, cluster):
         LOG.exception("Failed to delete trust of Cluster: %s", cluster.uuid)
         raise exception.TrusteeOrTrustToClusterFailed(cluster_uuid=cluster.uuid)
     try:
-        if cluster.trustee_user_id:
-            kst.delete_trustee(cluster.trustee_user_id)
+        trustee_id = cluster.trustee_user_id or kst.find_trustee(trustee_name(cluster))
+        if trustee_id:
+            kst.delete_trustee(trustee_id)
             cluster.trustee_user_id = None
             cluster.trustee_username = None
             cluster.trustee_password = None
