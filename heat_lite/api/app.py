@@ -10,7 +10,8 @@ versionnegotiation apiv1app``; the context step is a pecan hook here):
     FaultWrapper       every error -> {"code","title","explanation","error":{...}}
     NoAuth / keystone  identity headers (X-User-Id, X-Project-Id, X-Roles, ...)
     VersionNegotiation GET / -> 300 versions document; strips /v1
-    JsonBodyLimit      JSON bodies over max_json_body_size -> 400
+    JsonBodyLimit      JSON bodies over max_json_body_size (read no further), too deep,
+                       or with a NUL -> 400; a NUL in the path or query -> 400
     pecan              ContextHook, then the v1 URL table (openstack/v1/__init__.py)
 """
 
@@ -32,7 +33,7 @@ from heat_lite import conf as heat_conf
 from heat_lite.api import hooks
 from heat_lite.api.openstack import v1
 from heat_lite.api.openstack.v1 import util
-from heat_lite.common import exception, messaging
+from heat_lite.common import exception, messaging, template_format
 from heat_lite.rpc import client as rpc_client
 
 # pecan.compat.getargspec builds a namedtuple class on every call, and pecan calls it
@@ -285,11 +286,66 @@ class VersionNegotiation:
 
 # the content types whose body pecan decodes itself while routing
 JSON_CONTENT_TYPES = ("application/json", "application/javascript")
+# the ones Heat reads a body of as JSON (util.is_json_content_type; none counts as JSON)
+JSON_READ_TYPES = ("", "JSON", "text/plain", *JSON_CONTENT_TYPES)
+NUL_REFUSED = "Invalid input: the request contains a NUL character."
+READ_CHUNK = 65536
+
+
+def _read_at_most(stream, size):
+    """Up to ``size`` bytes of ``stream`` (fewer only at its end)."""
+    parts, left = [], size
+    while left > 0:
+        part = stream.read(min(left, READ_CHUNK))
+        if not part:
+            break
+        parts.append(part)
+        left -= len(part)
+    return b"".join(parts)
+
+
+def _has_nul(body):
+    """Whether a JSON body holds a NUL character in a key or a string (a raw NUL byte
+    is no JSON at all: the handler's parse answers it). The text is searched first;
+    only a body where ``\\u0000`` occurs is decoded to tell."""
+    if b"\\u0000" not in body:
+        return False
+    try:
+        doc = template_format.load_json(body)
+    except ValueError:
+        return False
+    pending = [doc]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            if "\x00" in value:
+                return True
+        elif isinstance(value, dict):
+            pending.extend(value)
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+    return False
+
+
+def _refuse_nul():
+    raise exception.HTTPExceptionDisguise(exc.HTTPBadRequest(NUL_REFUSED))
 
 
 class JsonBodyLimit:
-    """400 ``RequestLimitExceeded`` for a JSON body over ``max_json_body_size`` or nested
-    deeper than template_format.MAX_NESTING_DEPTH (checked before pecan decodes it)."""
+    """What a request may be before anything reads it; each refusal is a 400 in Heat's
+    format (FaultWrapper):
+
+    - a JSON body over ``max_json_body_size``: ``RequestLimitExceeded`` in Heat's words
+      (JSONRequestDeserializer's), and the body is read no further than the limit (a
+      LimitingReader): one whose Content-Length is over it is refused on its first byte,
+      one sent without a length (chunked) once ``max_json_body_size + 1`` bytes came. A
+      body over it that is no JSON (it does not start with ``{``) is dropped unread, as
+      Heat's handlers ignore such a body;
+    - a JSON body nested deeper than template_format.MAX_NESTING_DEPTH: ``RequestLimitExceeded``;
+    - a NUL character in the path, the query or a string of the JSON body (no column can
+      store one; no name or id holds one): HTTPBadRequest.
+    """
 
     def __init__(self, app, conf):
         self.app = app
@@ -297,13 +353,37 @@ class JsonBodyLimit:
 
     def __call__(self, environ, start_response):
         req = webob.Request(environ)
-        length = int(req.content_length or 0)
-        limit = self.conf.max_json_body_size
-        if length > limit and util.is_json_content_type(req):
-            util.check_json_body_size(length, limit)
-        if length and req.content_type in JSON_CONTENT_TYPES:
-            util.check_json_body_depth(req.body)
+        if "\x00" in req.path_info or "%00" in req.query_string:
+            _refuse_nul()
+        if req.content_type in JSON_READ_TYPES or req.content_type.startswith("text/plain"):
+            self._bound_body(req)
+            body = req.body if req.content_length else b""
+            if body and req.content_type in JSON_CONTENT_TYPES:
+                util.check_json_body_depth(body)
+            if body.startswith(b"{") and _has_nul(body):
+                _refuse_nul()
         return self.app(environ, start_response)
+
+    def _bound_body(self, req):
+        """The body made at most ``max_json_body_size`` bytes, read no further."""
+        limit = self.conf.max_json_body_size
+        length = req.content_length
+        if length is not None and length <= limit:
+            return  # webob reads Content-Length bytes, no more
+        if length is None and not req.is_body_readable:
+            return
+        stream = req.body_file_raw
+        data = _read_at_most(stream, 1 if length is not None else limit + 1)
+        if length is not None or len(data) > limit:
+            if data.startswith(b"{"):
+                if length is None:
+                    raise exception.RequestLimitExceeded(
+                        message="JSON body size (more than %d bytes) exceeds maximum allowed "
+                        "size (%d bytes)." % (limit, limit)
+                    )
+                util.check_json_body_size(length, limit)
+            data = b""
+        req.body = data
 
 
 def _auth_middleware(app, conf):
