@@ -56,11 +56,14 @@ class Request:
         if not text:
             raise exception.BadRequest("The request body is empty; a JSON object is required.")
         try:
-            return json.loads(text)
+            doc = json.loads(text)
         except RecursionError:
             raise exception.BadRequest(TOO_DEEP)
         except ValueError:
             raise exception.BadRequest("Malformed request body: the body is not valid JSON.")
+        if b"\\u0000" in text and _holds_nul(doc):
+            raise exception.BadRequest(NUL_IN_BODY)
+        return doc
 
     def member(self, key):
         """``body[key]``, which must be a JSON object."""
@@ -214,6 +217,8 @@ class Service:
                 time.sleep(delay)
             if any("\x00" in segment for segment in segments):
                 raise exception.BadRequest("Invalid input: the path contains a NUL character.")
+            if "%00" in raw.query_string:
+                raise exception.BadRequest(NUL_IN_QUERY)
             handler, captured, pattern = self.resolve(raw.method, segments)
             if (raw.method, pattern) not in self.data_uploads:
                 limit_body(raw)
@@ -256,6 +261,25 @@ class RequestEntityTooLarge(exception.SimcloudError):
 
 TOO_LARGE = "Request is too large. Larger than max_request_body_size (%d)."
 TOO_DEEP = "Malformed request body: the JSON is nested too deeply."
+# no column of PostgreSQL's stores a NUL: a string holding one reached the driver (a 500)
+NUL_IN_BODY = "Invalid input: the request body contains a NUL character."
+NUL_IN_QUERY = "Invalid input: the query contains a NUL character."
+
+
+def _holds_nul(doc):
+    """Whether a key or a string anywhere in ``doc`` (decoded JSON) holds a NUL."""
+    pending = [doc]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            if "\x00" in value:
+                return True
+        elif isinstance(value, dict):
+            pending.extend(value)
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+    return False
 
 
 def limit_body(raw):

@@ -75,3 +75,36 @@ def test_image_data_is_not_bounded_by_the_limit(simcloud):
     )
     assert resp.status_int == 204
     assert simcloud.get("/image/v2/images/%s" % image["id"], status=200).json["size"] == 300_000
+
+
+NUL_IN_BODY = "Invalid input: the request body contains a NUL character."
+NUL_IN_QUERY = "Invalid input: the query contains a NUL character."
+
+
+@pytest.mark.parametrize(
+    "path,body,error_key",
+    [
+        ("/networking/v2.0/networks", {"network": {"name": "a\u0000b"}}, "NeutronError"),
+        (C + "/os-keypairs", {"keypair": {"name": "k\u0000"}}, "badRequest"),
+        ("/volume/v3/volumes", {"volume": {"size": 1, "name": "v", "metadata": {"k\u0000": "v"}}},
+         "badRequest"),
+        ("/identity/v3/users", {"user": {"name": "u", "description": ["x", {"y": "\u0000"}]}},
+         "error"),
+    ],
+)  # fmt: skip
+def test_nul_in_a_json_string_is_400_on_postgresql(simcloud_pg, path, body, error_key):
+    """PostgreSQL stores no NUL: such a string is refused before any handler reads it."""
+    resp = simcloud_pg.app.post(
+        path,
+        json.dumps(body).encode(),
+        headers={"X-Auth-Token": simcloud_pg.token(), "Content-Type": "application/json"},
+        expect_errors=True,
+    )
+    assert resp.status_int == 400, resp.body
+    assert NUL_IN_BODY in json.dumps(resp.json[error_key])
+
+
+def test_nul_in_a_query_is_400_on_postgresql(simcloud_pg):
+    resp = simcloud_pg.get("/networking/v2.0/networks?name=a%00b")
+    assert resp.status_int == 400, resp.body
+    assert resp.json["NeutronError"]["message"] == NUL_IN_QUERY
