@@ -9,7 +9,9 @@ item per ``tag``) as the next batch, and each caller gets its own item's result 
 if it is an exception), or the exception ``send`` raised for the whole batch. A key's
 items go one round trip at a time, as a lock per key would send them, but a round trip
 carries all that queued behind it. ``alone(exc)``: a batch that failed with ``exc`` is
-sent again one item at a time, so that only the item at fault gets the error.
+sent again one item at a time, so that only the item at fault gets the error; any other
+error (a lost connection) is every caller's, and each caller's retry submits its own item
+again (heat_lite.db.retry: ResourceWrite.run, a sync point report's send).
 
 Safe across threads and eventlet's green threads (threading's primitives, which the
 services' monkey-patching makes green).

@@ -12,14 +12,10 @@ SQLite (the embedded default) serialises every transaction through one lock, so 
 or native threads of one process never meet a "database is locked" error.
 """
 
-import collections
 import contextlib
 import functools
 import json
-import logging
-import random
 import threading
-import time
 import types
 import uuid
 
@@ -28,9 +24,9 @@ from sqlalchemy import pool
 from sqlalchemy.dialects import postgresql, sqlite
 
 from heat_lite.common import exception, group_commit
-from heat_lite.db import models, prepared
+from heat_lite.db import models, prepared, retry
+from heat_lite.db.retry import is_transient_db_error, retry_on_db_error
 
-_LOG = logging.getLogger(__name__)
 _ENGINE = None
 _GENERATION = 0
 _SQLITE_LOCK = None
@@ -49,6 +45,14 @@ T_CREDS = models.UserCreds.__table__
 T_SERVICE = models.Service.__table__
 
 utcnow = models.utcnow
+
+
+def stamp_id(values):
+    """Give ``values`` (the caller's dict) a new ``id`` unless it has one: the row's id
+    stays the same in every attempt of a retried create (db.retry)."""
+    if not values.get("id"):
+        values["id"] = str(uuid.uuid4())
+    return values["id"]
 
 
 def configure(url, max_pool_size=16, max_overflow=0):
@@ -174,6 +178,23 @@ def _write(stmt, params=None):
         return conn.execute(stmt, params).rowcount
 
 
+def _holds(table, where, values):
+    """Whether the row of ``table`` that ``where`` selects holds ``values``: how a write
+    retried after a transient error finds its first attempt stored (db.retry)."""
+    columns = [table.c[name] for name in values]
+    # JSON columns compared as the text the write stored
+    read = [sa.type_coerce(c, sa.Text) if isinstance(c.type, models.Json) else c for c in columns]
+    row = _one(sa.select(*read).where(*where))
+    if row is None:
+        return False
+    for column, value, stored in zip(columns, values.values(), row, strict=True):
+        if isinstance(column.type, models.Json):
+            value = column.type.process_bind_param(value, None)
+        if stored != value:
+            return False
+    return True
+
+
 def _run_prepared(stmt, params):
     """(rows or None, rowcount) of a prepared.Prepared statement: PREPAREd on PostgreSQL,
     run the ordinary way on SQLite."""
@@ -234,6 +255,7 @@ def _raw_template_prepared(template, environment, files, now):
     return _RAW_INSERT_WITH_FILES, dict(params, files=files)
 
 
+@retry_on_db_error
 def raw_template_create(template, environment, files=None):
     """Insert a template (and its files' row); its id. On PostgreSQL one statement."""
     now = utcnow()
@@ -258,6 +280,7 @@ _RAW_GET = prepared.Prepared(
 )
 
 
+@retry_on_db_error
 def raw_template_get(template_id):
     row = _first_prepared(_RAW_GET, {"template_id": template_id})
     if row is None:
@@ -265,6 +288,7 @@ def raw_template_get(template_id):
     return row
 
 
+@retry_on_db_error
 def raw_template_delete(template_id):
     with transaction() as conn:
         row = conn.execute(sa.select(T_RAW.c.files_id).where(T_RAW.c.id == template_id)).first()
@@ -276,6 +300,7 @@ def raw_template_delete(template_id):
 # user_creds -----------------------------------------------------------------------------
 
 
+@retry_on_db_error
 def user_creds_create(context):
     return _insert_id(T_CREDS, _creds_values(context))
 
@@ -292,6 +317,7 @@ def _creds_values(context):
     )
 
 
+@retry_on_db_error
 def user_creds_delete(creds_id):
     """Delete credentials; the deleted nested stacks that shared them let go first (their
     rows stay, soft-deleted, and would otherwise hold the foreign key)."""
@@ -317,6 +343,7 @@ def _inserted_id(conn, table, values):
 # stack ----------------------------------------------------------------------------------
 
 
+@retry_on_db_error
 def stack_create(
     values, tags=None, max_stacks=None, template=None, creds_of=None, event=None, engine_id=None
 ):
@@ -336,6 +363,10 @@ def stack_create(
     :raises: StackExists; RequestLimitExceeded (max_stacks_per_tenant)
     """
     now = values.setdefault("created_at", utcnow())
+    if retry.retrying():
+        stored = stack_get(values["id"], show_deleted=True)
+        if stored is not None:  # the first attempt's commit (the id is the caller's)
+            return stored.raw_template_id, stored.user_creds_id
     try:
         alone = all(extra is None for extra in (max_stacks, template, creds_of, event, engine_id))
         together = None not in (template, event, engine_id) and not tags
@@ -437,6 +468,7 @@ def _count_live_top_stacks(conn, tenant):
 _STACK_LIGHT = [c for c in T_STACK.c if c.name != "current_deps"]
 
 
+@retry_on_db_error
 def stack_get(stack_id, show_deleted=False, tenant=None):
     """The stack row without ``current_deps`` (see stack_deps_get)."""
     stmt = _stack_get_statement(bool(show_deleted), tenant is not None)
@@ -459,12 +491,14 @@ _DEPS_GET = prepared.Prepared(
 )
 
 
+@retry_on_db_error
 def stack_deps_get(stack_id):
     """The stored convergence graph of the stack's current traversal."""
     row = _first_prepared(_DEPS_GET, {"stack_id": stack_id})
     return row[0] if row is not None else None
 
 
+@retry_on_db_error
 def stack_get_by_name(tenant, name):
     """The live stack ``name`` of project ``tenant`` (None: of no project)."""
     stmt = _stack_by_name_statement(tenant is None)
@@ -480,6 +514,7 @@ def _stack_by_name_statement(no_tenant):
     )
 
 
+@retry_on_db_error
 def stack_tags_set(stack_id, tags):
     with transaction() as conn:
         conn.execute(T_TAG.delete().where(T_TAG.c.stack_id == stack_id))
@@ -487,6 +522,7 @@ def stack_tags_set(stack_id, tags):
             conn.execute(T_TAG.insert(), [{"stack_id": stack_id, "tag": t} for t in tags])
 
 
+@retry_on_db_error
 def stack_tags_get(stack_ids):
     """{stack_id: [tag, ...]} for the given stacks (missing ids have no tags)."""
     if not stack_ids:
@@ -571,6 +607,7 @@ def _stack_query(
     return stmt
 
 
+@retry_on_db_error
 def stack_get_all(tenant=None, limit=None, sort_keys=None, marker=None, sort_dir=None, **query):
     stmt = _stack_query(tenant, **query)
     keys = [_STACK_SORT_KEYS[k] for k in (sort_keys or []) if k in _STACK_SORT_KEYS]
@@ -595,11 +632,13 @@ def _page(rows, marker, limit, key):
     return rows
 
 
+@retry_on_db_error
 def stack_count_all(tenant=None, **query):
     stmt = _stack_query(tenant, columns=[sa.func.count(T_STACK.c.id)], **query)
     return _one(stmt)[0]
 
 
+@retry_on_db_error
 def stack_update(stack_id, values, exp_trvsl=None, event=None, engine_id=None, sync_points=()):
     """Update a stack; with ``exp_trvsl`` only if its current traversal is still that one.
     Whether it did.
@@ -608,7 +647,12 @@ def stack_update(stack_id, values, exp_trvsl=None, event=None, engine_id=None, s
     takes the stack's lock (stack_lock_set), whether the update matches or not (a
     traversal's start, as Heat writes its event before the state); ``sync_points``
     (sync_point_create_many's rows) only if it matched.
+
+    A retry (db.retry) finds its first attempt stored where the stack holds ``values``
+    (a new traversal's id, a graph naming its traversal, a state and its time).
     """
+    if retry.retrying() and _holds(T_STACK, [T_STACK.c.id == stack_id], values):
+        return True
     params = {"v_" + name: value for name, value in values.items()}
     params["w_id"] = stack_id
     if exp_trvsl is not None:
@@ -639,6 +683,7 @@ def _stack_update(columns, of_traversal):
     )
 
 
+@retry_on_db_error
 def stack_soft_delete(stack_id, user_creds_id=None):
     """Mark the stack deleted; with ``user_creds_id``, delete those credentials too.
 
@@ -660,6 +705,7 @@ def stack_soft_delete(stack_id, user_creds_id=None):
 # resource -------------------------------------------------------------------------------
 
 
+@retry_on_db_error
 def resource_create_many(rows, budget=None):
     """Insert resource rows in one round trip; returns their new ids in the same order.
 
@@ -679,6 +725,10 @@ def resource_create_many(rows, budget=None):
         row.setdefault("atomic_key", 0)
         row.setdefault("requires", [])
         row.setdefault("needed_by", [])
+    if retry.retrying():
+        ids = _ids_by_uuid([row["uuid"] for row in rows])  # the uuids stamped above
+        if len(ids) == len(rows):
+            return [ids[row["uuid"]] for row in rows]
     with transaction() as conn:
         if budget is not None:
             root_stack_id, limit, stack_id, defined = budget
@@ -693,6 +743,11 @@ def resource_create_many(rows, budget=None):
             rows,
         )
         return [r.id for r in result]
+
+
+def _ids_by_uuid(uuids):
+    stmt = sa.select(T_RSRC.c.uuid, T_RSRC.c.id).where(T_RSRC.c.uuid.in_(uuids))
+    return dict(_all(stmt))
 
 
 # the columns every INIT row of a new stack's resources shares (resource_init_many)
@@ -758,6 +813,7 @@ _ADVISORY_LOCK = prepared.Prepared(
 )
 
 
+@retry_on_db_error
 def resource_init_many(names, values, budget=None):
     """A new stack's resource rows, one per name in ``names``, all with the columns
     ``values`` (_RSRC_INIT_SHARED); their ids in ``names``' order. ``budget`` as
@@ -769,7 +825,12 @@ def resource_init_many(names, values, budget=None):
     """
     if not names:
         return []
-    values = dict(values, created_at=values.get("created_at") or utcnow())
+    if not values.get("created_at"):
+        values["created_at"] = utcnow()  # kept in the caller's dict: a retry's mark
+    if retry.retrying():
+        ids = _init_stored(names, values)
+        if ids is not None:
+            return ids
     if _SQLITE_LOCK is not None:
         return resource_create_many([dict(values, name=name) for name in names], budget)
     root_stack_id, limit, _, defined = budget or (values["root_stack_id"], -1, None, 0)
@@ -792,6 +853,17 @@ def resource_init_many(names, values, budget=None):
     return [ids[name] for name in names]
 
 
+def _init_stored(names, values):
+    """The ids of resource_init_many's rows if its first attempt stored them, else None."""
+    stmt = sa.select(T_RSRC.c.name, T_RSRC.c.id).where(
+        T_RSRC.c.stack_id == values["stack_id"],
+        T_RSRC.c.created_at == values["created_at"],
+        T_RSRC.c.name.in_(list(names)),
+    )
+    ids = dict(_all(stmt))
+    return [ids[name] for name in names] if len(ids) == len(names) else None
+
+
 _RSRC_WITH_STACK = prepared.Prepared(
     sa.select(T_RSRC, *_STACK_LIGHT)
     .join(T_STACK, T_RSRC.c.stack_id == T_STACK.c.id)
@@ -801,6 +873,7 @@ _RSRC_NAMES = [c.name for c in T_RSRC.c]
 _STACK_LIGHT_NAMES = [c.name for c in _STACK_LIGHT]
 
 
+@retry_on_db_error
 def resource_get_with_stack(resource_id):
     """(resource row, its stack's row) in one round trip; (None, None) if gone."""
     rows, _ = _run_prepared(_RSRC_WITH_STACK, {"resource_id": resource_id})
@@ -835,6 +908,7 @@ _RSRC_LISTED = [
 ]
 
 
+@retry_on_db_error
 def resource_get_all_by_stack(stack_id, listed_only=False):
     """The stack's resource rows by id; ``listed_only``: only the columns a resource
     list shows (_RSRC_LISTED)."""
@@ -865,6 +939,7 @@ def _resources_version_statement():
 _RESOURCES_VERSION = _resources_version_statement()
 
 
+@retry_on_db_error
 def resources_version(stack_id):
     """A tuple that is never the same for two different states of the stack's resource
     rows and its live nested stacks' ids, however they came about: every resource write
@@ -879,16 +954,19 @@ _COUNT_BY_ROOT = prepared.Prepared(
 )
 
 
+@retry_on_db_error
 def resource_count_by_root(root_stack_id):
     """How many resource rows the stack tree under ``root_stack_id`` holds."""
     return _first_prepared(_COUNT_BY_ROOT, {"root_stack_id": root_stack_id})[0]
 
 
+@retry_on_db_error
 def resource_update(resource_id, values, atomic_key, expected_engine_id=None):
     """CAS write: matches only ``atomic_key`` and the expected lock holder (None = unlocked)."""
     return resource_update_and_event(resource_id, values, atomic_key, expected_engine_id, None)
 
 
+@retry_on_db_error
 def resource_update_and_event(
     resource_id, values, atomic_key, expected_engine_id, event, props_data=None
 ):
@@ -903,6 +981,8 @@ def resource_update_and_event(
     write (columns written, lock expected or not, event, properties) is built once
     (_cas_update, _pg_update_and_event) and run with this write's values as parameters.
     """
+    if event is not None:
+        event.setdefault("uuid", str(uuid.uuid4()))  # the same in every attempt
     write = ResourceWrite(resource_id, values, atomic_key, expected_engine_id, event, props_data)
     return write.run()
 
@@ -935,9 +1015,13 @@ class ResourceWrite:
             )
             self.statement = stmt, self.params
 
+    @retry_on_db_error
     def run(self):
         """Send the write; whether it matched. On PostgreSQL a write with an event goes
-        with the others that came meanwhile (_WRITES)."""
+        with the others that came meanwhile (_WRITES). A retry (db.retry) whose first
+        attempt was stored answers True (_stored)."""
+        if retry.retrying() and self._stored():
+            return True
         if self.statement is not None:
             if self.event_uuid is not None:
                 return _WRITES.submit(self.event["stack_id"], self)
@@ -962,6 +1046,16 @@ class ResourceWrite:
     def _execute(self):
         stmt, params = self.statement
         return stmt.execute(get_engine(), params)[1] > 0
+
+    def _stored(self):
+        """Whether the write is in the database: its event exists (it is inserted exactly
+        when the write matches), or, without one, the row holds its values at the next
+        atomic_key."""
+        if self.event_uuid is not None:
+            stmt = sa.select(T_EVENT.c.id).where(T_EVENT.c.uuid == self.event_uuid)
+            return _one(stmt) is not None
+        next_key = T_RSRC.c.atomic_key == self.params["v_atomic_key"]
+        return _holds(T_RSRC, [T_RSRC.c.id == self.resource_id, next_key], self.values)
 
 
 _EVENTS_WRITTEN = prepared.Prepared(
@@ -1061,12 +1155,17 @@ def _update_and_event(columns, unlocked, event_columns, new_props):
     return insert
 
 
+@retry_on_db_error
 def resource_make_replacement(old_id, atomic_key, template_id, requires, event):
     """Insert an INIT row replacing ``old_id`` and link the two, in one transaction.
 
     The old row must be unlocked and at ``atomic_key`` (else None is returned and nothing
     is written); ``event`` is recorded on it.
     """
+    if retry.retrying():
+        new_id = _replacement_stored(old_id, atomic_key, template_id)
+        if new_id is not None:
+            return new_id
     with transaction() as conn:
         old = conn.execute(sa.select(T_RSRC).where(T_RSRC.c.id == old_id)).first()
         if old is None:
@@ -1104,6 +1203,24 @@ def resource_make_replacement(old_id, atomic_key, template_id, requires, event):
         return new_id
 
 
+def _replacement_stored(old_id, atomic_key, template_id):
+    """The replacement's id if resource_make_replacement's first attempt stored it."""
+    new = T_RSRC.alias("new")
+    stmt = (
+        sa.select(new.c.id)
+        .select_from(T_RSRC.join(new, new.c.id == T_RSRC.c.replaced_by))
+        .where(
+            T_RSRC.c.id == old_id,
+            T_RSRC.c.atomic_key == atomic_key + 1,
+            new.c.replaces == old_id,
+            new.c.current_template_id == template_id,
+        )
+    )
+    row = _one(stmt)
+    return row.id if row is not None else None
+
+
+@retry_on_db_error
 def resource_delete(resource_id):
     with transaction() as conn:
         conn.execute(T_RDATA.delete().where(T_RDATA.c.resource_id == resource_id))
@@ -1117,6 +1234,7 @@ _DELETED_IDS = sa.select(T_RSRC.c.id).where(
 )
 
 
+@retry_on_db_error
 def resource_purge_deleted(stack_id):
     """Delete the stack's DELETE_COMPLETE resource rows (and their data).
 
@@ -1138,11 +1256,13 @@ def resource_purge_deleted(stack_id):
             _delete_unreferenced_props(conn, prop_ids)
 
 
+@retry_on_db_error
 def resource_data_get_all(resource_id):
     rows = _all(sa.select(T_RDATA).where(T_RDATA.c.resource_id == resource_id))
     return {r.key: r.value for r in rows}
 
 
+@retry_on_db_error
 def resource_data_set(resource_id, key, value, redact=False):
     with transaction() as conn:
         updated = conn.execute(
@@ -1162,6 +1282,7 @@ def resource_data_set(resource_id, key, value, redact=False):
             )
 
 
+@retry_on_db_error
 def resource_data_delete(resource_id, key):
     """Remove one resource_data entry (nothing happens when there is none)."""
     _write(T_RDATA.delete().where(T_RDATA.c.resource_id == resource_id, T_RDATA.c.key == key))
@@ -1199,6 +1320,7 @@ def _attr_data_statement(with_data):
 _ATTR_DATA_SET, _ATTR_DATA_CLEAR = _attr_data_statement(True), _attr_data_statement(False)
 
 
+@retry_on_db_error
 def resource_attr_data_set(resource_id, data):
     """Store cached attribute values of a resource (``None`` clears them); the row of
     the values they replace is deleted. On PostgreSQL one statement."""
@@ -1253,6 +1375,7 @@ def _attr_data_statement(by_names):
 _ATTR_DATA_BY_NAMES, _ATTR_DATA_ALL = _attr_data_statement(True), _attr_data_statement(False)
 
 
+@retry_on_db_error
 def resource_attr_data_get(stack_id, names=None):
     """{name: cached attribute values} of the stack's live resources that have some (of
     ``names`` only, if given), in one statement."""
@@ -1263,6 +1386,7 @@ def resource_attr_data_get(stack_id, names=None):
     return dict(rows)
 
 
+@retry_on_db_error
 def resource_properties_data_get(prop_id):
     """The data of a resource_properties_data row (None when there is none)."""
     row = _one(sa.select(T_PROPS.c.data).where(T_PROPS.c.id == prop_id))
@@ -1281,14 +1405,20 @@ def _event_values(event):
     return values
 
 
+@retry_on_db_error
 def event_create(event):
+    event.setdefault("uuid", str(uuid.uuid4()))  # the same in every attempt
+    if retry.retrying() and _one(sa.select(T_EVENT.c.id).where(T_EVENT.c.uuid == event["uuid"])):
+        return
     _write(T_EVENT.insert(), _event_values(event))
 
 
+@retry_on_db_error
 def event_count_all_by_stack(stack_id):
     return _one(sa.select(sa.func.count(T_EVENT.c.id)).where(T_EVENT.c.stack_id == stack_id))[0]
 
 
+@retry_on_db_error
 def event_purge_oldest(stack_id, count):
     """Delete the stack's ``count`` oldest events (and the properties rows only they used)."""
     with transaction() as conn:
@@ -1318,6 +1448,7 @@ _EVENT_FILTER_COLUMNS = {
 }
 
 
+@retry_on_db_error
 def event_get_all_by_stacks(
     stack_ids, filters=None, limit=None, marker=None, sort_keys=None, sort_dir=None
 ):
@@ -1338,7 +1469,13 @@ def event_get_all_by_stacks(
 # sync_point -----------------------------------------------------------------------------
 
 
+@retry_on_db_error
 def sync_point_create_many(rows):
+    if rows and retry.retrying():
+        row = rows[0]
+        key = _sync_key(row["entity_id"], row["traversal_id"], row["is_update"])
+        if _one(sa.select(T_SYNC.c.atomic_key).where(*key)) is not None:
+            return  # the first attempt's rows (one transaction)
     if len(rows) <= _ONE_INSERT:
         with autocommit() as conn:  # one multi-row INSERT: atomic on its own
             _sync_point_insert(conn, rows)
@@ -1368,6 +1505,7 @@ def _sync_key(entity_id, traversal_id, is_update):
     )
 
 
+@retry_on_db_error
 def sync_point_get(entity_id, traversal_id, is_update):
     """The sync point with its inputs (``input_data`` = ``{"input_data": {sender: data}}``)
     and the inputs' failures and skip flag merged into its ``extra_data``."""
@@ -1387,6 +1525,7 @@ def sync_point_get(entity_id, traversal_id, is_update):
     return _with_inputs(row, inputs)
 
 
+@retry_on_db_error
 def sync_point_get_all_by_traversal(stack_id, traversal_id):
     """Every sync point of the traversal, each with its inputs as in sync_point_get."""
     with autocommit() as conn:
@@ -1448,6 +1587,10 @@ def _merge_input_extras(base, extras):
 # sees a different count and exactly one sees a sync point reach its number of
 # predecessors. (Joined in the statement, the planner, which cannot estimate the rows of
 # the statement's own steps, looped: 1.3 s for 20 reports to 100 sync points.)
+#
+# Each input row keeps the count before its batch (inputs_before) and its report's time
+# (created_at): a report retried after its commit's answer was lost finds its rows and
+# the counts they made, the same ranks again (_reported_counts).
 def _pg_add_input(guarded):
     """The statement of sync_point_add_input; ``guarded``: only if the event ``:g_event``
     exists (the resource write sent before it in the same transaction matched), else
@@ -1470,15 +1613,15 @@ def _pg_add_input(guarded):
         binds.append(sa.bindparam("g_event", type_=T_EVENT.c.uuid.type))
     return prepared.Prepared(
         sa.text(
-            "WITH " + guard + "locked AS (SELECT entity_id FROM sync_point "
+            "WITH " + guard + "locked AS (SELECT entity_id, atomic_key FROM sync_point "
             "WHERE entity_id IN :entity_ids "
             "AND traversal_id = :traversal_id AND is_update = :is_update "
             + checked
             + "ORDER BY entity_id FOR UPDATE), "
-            "added AS (INSERT INTO sync_point_input "
-            "(traversal_id, entity_id, is_update, sender, data, extra_data, created_at) "
-            "SELECT :traversal_id, entity_id, :is_update, :sender, :data, :extra_data, :now "
-            "FROM locked ON CONFLICT DO NOTHING RETURNING entity_id), "
+            "added AS (INSERT INTO sync_point_input (traversal_id, entity_id, is_update, "
+            "sender, data, extra_data, created_at, inputs_before) "
+            "SELECT :traversal_id, entity_id, :is_update, :sender, :data, :extra_data, :now, "
+            "atomic_key FROM locked ON CONFLICT DO NOTHING RETURNING entity_id), "
             "counted AS (UPDATE sync_point SET atomic_key = sync_point.atomic_key + 1, "
             "updated_at = :now FROM added WHERE sync_point.entity_id = added.entity_id "
             "AND sync_point.traversal_id = :traversal_id AND sync_point.is_update = :is_update "
@@ -1494,19 +1637,20 @@ _PG_ADD_INPUT_AFTER_WRITE = _pg_add_input(guarded=True)
 
 _PG_REPORTS = prepared.Prepared(
     sa.text(
-        "WITH req AS (SELECT * FROM unnest(:r_idx, :r_sender, :r_data, :r_extra, :r_event) "
-        "AS r(idx, sender, data, extra_data, g_event)), "
+        "WITH req AS (SELECT * FROM unnest(:r_idx, :r_sender, :r_data, :r_extra, :r_event, "
+        ":r_now) AS r(idx, sender, data, extra_data, g_event, now)), "
         "ok AS (SELECT * FROM req WHERE req.g_event IS NULL "
         "OR EXISTS (SELECT 1 FROM event WHERE event.uuid = req.g_event)), "
         "locked AS (SELECT entity_id, atomic_key FROM sync_point "
         "WHERE entity_id = ANY(:p_entity) "
         "AND traversal_id = :traversal_id AND is_update = :is_update "
         "ORDER BY entity_id FOR UPDATE), "
-        "added AS (INSERT INTO sync_point_input "
-        "(traversal_id, entity_id, is_update, sender, data, extra_data, created_at) "
-        "SELECT :traversal_id, p.entity_id, :is_update, ok.sender, ok.data, ok.extra_data, :now "
+        "added AS (INSERT INTO sync_point_input (traversal_id, entity_id, is_update, "
+        "sender, data, extra_data, created_at, inputs_before) "
+        "SELECT :traversal_id, p.entity_id, :is_update, ok.sender, ok.data, ok.extra_data, "
+        "ok.now, locked.atomic_key "
         "FROM unnest(:p_idx, :p_entity) AS p(idx, entity_id) JOIN ok ON ok.idx = p.idx "
-        "WHERE p.entity_id IN (SELECT entity_id FROM locked) "
+        "JOIN locked ON locked.entity_id = p.entity_id "
         "ON CONFLICT DO NOTHING RETURNING entity_id, sender), "
         "counted AS (UPDATE sync_point SET atomic_key = sync_point.atomic_key + n.new, "
         "updated_at = :now FROM (SELECT entity_id, count(*) AS new FROM added "
@@ -1523,6 +1667,7 @@ _PG_REPORTS = prepared.Prepared(
         sa.bindparam("r_data", type_=sa.ARRAY(sa.Text)),
         sa.bindparam("r_extra", type_=sa.ARRAY(sa.Text)),
         sa.bindparam("r_event", type_=sa.ARRAY(T_EVENT.c.uuid.type)),
+        sa.bindparam("r_now", type_=sa.ARRAY(sa.DateTime)),
         sa.bindparam("p_idx", type_=sa.ARRAY(sa.Integer)),
         sa.bindparam("p_entity", type_=sa.ARRAY(T_SYNC.c.entity_id.type)),
         sa.bindparam("traversal_id", type_=T_SYNC.c.traversal_id.type),
@@ -1532,22 +1677,53 @@ _PG_REPORTS = prepared.Prepared(
 )
 
 
-class _Report(collections.namedtuple("_Report", "entity_ids sender data extra_data write")):
-    """One sender's input to its successors' sync points, with its deferred write."""
+class _Report:
+    """One sender's input to its successors' sync points (sync_point_add_input), kept
+    from one attempt to the next: ``now`` stamps its input rows, so that a retry finds
+    them. ``write``: the sender's deferred write sent in the report's round trip and
+    transaction (PostgreSQL, a write with an event), else None; ``before``: a write to
+    send first."""
+
+    def __init__(self, entity_ids, traversal_id, is_update, sender, data, extra_data, write):
+        self.entity_ids = sorted(str(e) for e in entity_ids)
+        self.traversal_id, self.is_update = traversal_id, bool(is_update)
+        self.sender, self.data, self.extra_data = sender, data, extra_data
+        self.texts = json.dumps(data), json.dumps(extra_data)  # for the PostgreSQL statements
+        self.now = utcnow()
+        together = write is not None and None not in (write.statement, write.event_uuid)
+        self.write, self.before = (write, None) if together else (None, write)
+
+    @retry_on_db_error
+    def send(self):
+        """The report's counts (sync_point_add_input's answer)."""
+        if retry.retrying():
+            counts = _reported_counts(self)
+            if counts is not None:
+                return counts
+        if self.before is not None and not self.before.run():
+            raise exception.UpdateInProgress(resource_name=self.before.resource_id)
+        if _SQLITE_LOCK is not None:
+            with transaction() as conn:
+                return _add_input(conn, self)
+        counts = _REPORTS.submit((self.traversal_id, self.is_update), self)
+        if counts is None:
+            raise exception.UpdateInProgress(resource_name=self.write.resource_id)
+        return counts
 
 
 def _send_reports(key, reports):
     """Send a batch of ``reports`` of traversal ``key``; each one's ``{entity_id:
     atomic_key}``, or None where its write did not match."""
     traversal_id, is_update = key
-    params = {"traversal_id": traversal_id, "is_update": is_update, "now": utcnow()}
+    params = {"traversal_id": traversal_id, "is_update": is_update}
     if len(reports) == 1:
         (report,) = reports
         params.update(
             entity_ids=report.entity_ids,
             sender=report.sender,
-            data=report.data,
-            extra_data=report.extra_data,
+            data=report.texts[0],
+            extra_data=report.texts[1],
+            now=report.now,
         )
         if report.write is None:
             return [dict(_PG_ADD_INPUT.execute(get_engine(), params)[0])]
@@ -1559,11 +1735,13 @@ def _send_reports(key, reports):
     params.update(
         r_idx=list(range(len(reports))),
         r_sender=[report.sender for report in reports],
-        r_data=[report.data for report in reports],
-        r_extra=[report.extra_data for report in reports],
+        r_data=[report.texts[0] for report in reports],
+        r_extra=[report.texts[1] for report in reports],
         r_event=[report.write and report.write.event_uuid for report in reports],
+        r_now=[report.now for report in reports],
         p_idx=[i for i, report in enumerate(reports) for _ in report.entity_ids],
         p_entity=[entity for report in reports for entity in report.entity_ids],
+        now=utcnow(),
     )
     # resource rows in id order too: two batches never wait for each other's
     writes = sorted(
@@ -1614,41 +1792,77 @@ def sync_point_add_input(
     ``write``: a ResourceWrite (the sender's own state, COMPLETE) sent first, in the same
     round trip and transaction on PostgreSQL; the input is added only if it matched, else
     UpdateInProgress is raised and nothing changed.
+
+    Retried in _Report.send, whose attempts share the report (db.retry): a retry after
+    the report was stored answers the counts it made.
     """
-    entity_ids = sorted(str(e) for e in entity_ids)
-    if write is not None and (write.statement is None or write.event_uuid is None):
-        if not write.run():
-            raise exception.UpdateInProgress(resource_name=write.resource_id)
-        write = None
-    if _SQLITE_LOCK is not None:
-        with transaction() as conn:
-            return _add_input(conn, entity_ids, traversal_id, is_update, sender, data, extra_data)
-    report = _Report(entity_ids, sender, json.dumps(data), json.dumps(extra_data), write)
-    counts = _REPORTS.submit((traversal_id, bool(is_update)), report)
-    if counts is None:
-        raise exception.UpdateInProgress(resource_name=write.resource_id)
-    return counts
+    report = _Report(entity_ids, traversal_id, is_update, sender, data, extra_data, write)
+    return report.send()
 
 
-def _add_input(conn, entity_ids, traversal_id, is_update, sender, data, extra_data):
+def _reported_counts(report):
+    """The counts ``report`` made if an earlier attempt stored it (its input rows carry
+    its ``now``), else None. An input's count is the sync point's count before its batch
+    plus its rank by sender among the batch's inputs there, as _send_reports ranks them."""
+    ranked = (
+        sa.select(
+            T_INPUT.c.entity_id,
+            T_INPUT.c.sender,
+            T_INPUT.c.created_at,
+            (
+                T_INPUT.c.inputs_before
+                + sa.func.row_number().over(
+                    partition_by=(T_INPUT.c.entity_id, T_INPUT.c.inputs_before),
+                    order_by=T_INPUT.c.sender,
+                )
+            ).label("count"),
+        )
+        .where(
+            T_INPUT.c.traversal_id == report.traversal_id,
+            T_INPUT.c.is_update == report.is_update,
+            T_INPUT.c.entity_id.in_(report.entity_ids),
+        )
+        .subquery()
+    )
+    own = sa.select(ranked).where(ranked.c.sender == report.sender).subquery()
+    stmt = (
+        sa.select(T_SYNC.c.entity_id, own.c.created_at, own.c.count)
+        .select_from(T_SYNC.outerjoin(own, own.c.entity_id == T_SYNC.c.entity_id))
+        .where(
+            T_SYNC.c.entity_id.in_(report.entity_ids),
+            T_SYNC.c.traversal_id == report.traversal_id,
+            T_SYNC.c.is_update == report.is_update,
+        )
+    )
+    rows = _all(stmt)
+    if not any(row.created_at == report.now for row in rows):
+        return None
+    return {row.entity_id: row.count if row.created_at == report.now else None for row in rows}
+
+
+def _add_input(conn, report):
     """sync_point_add_input in portable statements (inside one serialised transaction)."""
+    entity_ids, traversal_id, is_update = report.entity_ids, report.traversal_id, report.is_update
     point = (T_SYNC.c.traversal_id == traversal_id, T_SYNC.c.is_update == is_update)
-    existing = conn.execute(
-        sa.select(T_SYNC.c.entity_id).where(T_SYNC.c.entity_id.in_(entity_ids), *point)
-    ).scalars()
+    existing = dict(
+        conn.execute(
+            sa.select(T_SYNC.c.entity_id, T_SYNC.c.atomic_key).where(
+                T_SYNC.c.entity_id.in_(entity_ids), *point
+            )
+        ).all()
+    )
     reported = conn.execute(
         sa.select(T_INPUT.c.entity_id).where(
             T_INPUT.c.traversal_id == traversal_id,
             T_INPUT.c.is_update == is_update,
-            T_INPUT.c.sender == sender,
+            T_INPUT.c.sender == report.sender,
             T_INPUT.c.entity_id.in_(entity_ids),
         )
     ).scalars()
     result = dict.fromkeys(existing)
-    added = sorted(set(result) - set(reported))
+    added = sorted(set(existing) - set(reported))
     if not added:
         return result
-    now = utcnow()
     conn.execute(
         T_INPUT.insert(),
         [
@@ -1656,10 +1870,11 @@ def _add_input(conn, entity_ids, traversal_id, is_update, sender, data, extra_da
                 "traversal_id": traversal_id,
                 "entity_id": entity_id,
                 "is_update": is_update,
-                "sender": sender,
-                "data": data,
-                "extra_data": extra_data,
-                "created_at": now,
+                "sender": report.sender,
+                "data": report.data,
+                "extra_data": report.extra_data,
+                "created_at": report.now,
+                "inputs_before": existing[entity_id],
             }
             for entity_id in added
         ],
@@ -1667,14 +1882,9 @@ def _add_input(conn, entity_ids, traversal_id, is_update, sender, data, extra_da
     conn.execute(
         T_SYNC.update()
         .where(T_SYNC.c.entity_id.in_(added), *point)
-        .values(atomic_key=T_SYNC.c.atomic_key + 1, updated_at=now)
+        .values(atomic_key=T_SYNC.c.atomic_key + 1, updated_at=report.now)
     )
-    counted = conn.execute(
-        sa.select(T_SYNC.c.entity_id, T_SYNC.c.atomic_key).where(
-            T_SYNC.c.entity_id.in_(added), *point
-        )
-    ).all()
-    result.update(dict(counted))
+    result.update((entity_id, existing[entity_id] + 1) for entity_id in added)
     return result
 
 
@@ -1693,6 +1903,7 @@ _SYNC_INPUTS = prepared.Prepared(
 )
 
 
+@retry_on_db_error
 def sync_point_inputs(entity_ids, traversal_id, is_update):
     """``{entity_id: ({sender: data}, extra_data)}`` of the given sync points' inputs
     (extra_data: the inputs' failures and skip flag merged, or None).
@@ -1731,32 +1942,40 @@ _SYNC_DELETE = T_SYNC.delete().where(
 )
 
 
+@retry_on_db_error
 def sync_point_delete_all_by_stack_and_traversal(stack_id, traversal_id):
     return _write(_SYNC_DELETE, {"stack_id": stack_id, "traversal_id": traversal_id})
 
 
+@retry_on_db_error
 def service_create(values):
     values.setdefault("id", str(uuid.uuid4()))
     values.setdefault("created_at", utcnow())
+    if retry.retrying() and _one(sa.select(T_SERVICE.c.id).where(T_SERVICE.c.id == values["id"])):
+        return values["id"]
     with transaction() as conn:
         conn.execute(T_SERVICE.insert().values(**values))
     return values["id"]
 
 
+@retry_on_db_error
 def service_update(service_id):
     """Record a heartbeat; False when the row is gone (reaped as stale meanwhile)."""
     stmt = T_SERVICE.update().where(T_SERVICE.c.id == service_id).values(updated_at=utcnow())
     return _write(stmt) > 0
 
 
+@retry_on_db_error
 def service_delete(service_id):
     _write(T_SERVICE.delete().where(T_SERVICE.c.id == service_id))
 
 
+@retry_on_db_error
 def service_get_all():
     return _all(sa.select(T_SERVICE).where(T_SERVICE.c.deleted_at.is_(None)))
 
 
+@retry_on_db_error
 def service_get_by_engine_id(engine_id):
     return _one(sa.select(T_SERVICE).where(T_SERVICE.c.engine_id == engine_id))
 
@@ -1766,6 +1985,7 @@ def service_get_by_engine_id(engine_id):
 T_STACK_LOCK = models.StackLock.__table__
 
 
+@retry_on_db_error
 def stack_lock_set(stack_id, engine_id):
     """Record that ``engine_id`` is starting the stack's traversal (replacing any holder):
     one statement, the lock row inserted or taken over. IntegrityError: the stack is gone."""
@@ -1790,6 +2010,7 @@ def _lock_set():
     return _lock_set_statement(get_engine().dialect.name)
 
 
+@retry_on_db_error
 def stack_lock_take(stack_id, engine_id):
     """Take the lock if nobody holds it; whether this caller got it."""
     try:
@@ -1798,25 +2019,37 @@ def stack_lock_take(stack_id, engine_id):
             {"stack_id": stack_id, "engine_id": engine_id, "created_at": utcnow()},
         )
     except sa.exc.IntegrityError:
-        return False
+        # a retry meets the lock its first attempt took
+        return retry.retrying() and _lock_holder(stack_id) == engine_id
     return True
+
+
+def _lock_holder(stack_id):
+    row = _one(sa.select(T_STACK_LOCK.c.engine_id).where(T_STACK_LOCK.c.stack_id == stack_id))
+    return row.engine_id if row is not None else None
 
 
 _LOCK_RELEASE = T_STACK_LOCK.delete().where(T_STACK_LOCK.c.stack_id == sa.bindparam("stack_id"))
 _LOCK_RELEASE_OWN = _LOCK_RELEASE.where(T_STACK_LOCK.c.engine_id == sa.bindparam("engine_id"))
 
 
+@retry_on_db_error
 def stack_lock_release(stack_id, engine_id):
     """Drop the lock if ``engine_id`` (None: anyone) still holds it; whether it did."""
     if engine_id is None:
-        return _write(_LOCK_RELEASE, {"stack_id": stack_id}) > 0
-    return _write(_LOCK_RELEASE_OWN, {"stack_id": stack_id, "engine_id": engine_id}) > 0
+        released = _write(_LOCK_RELEASE, {"stack_id": stack_id}) > 0
+    else:
+        released = _write(_LOCK_RELEASE_OWN, {"stack_id": stack_id, "engine_id": engine_id}) > 0
+    # a retry finds the lock its first attempt dropped gone
+    return released or (retry.retrying() and _lock_holder(stack_id) is None)
 
 
+@retry_on_db_error
 def stack_lock_get_all():
     return _all(sa.select(T_STACK_LOCK.c.stack_id, T_STACK_LOCK.c.engine_id))
 
 
+@retry_on_db_error
 def stack_lock_steal(stack_id, old_engine_id, new_engine_id):
     """Compare-and-swap of the holder; whether this caller got it."""
     stmt = (
@@ -1824,12 +2057,14 @@ def stack_lock_steal(stack_id, old_engine_id, new_engine_id):
         .where(T_STACK_LOCK.c.stack_id == stack_id, T_STACK_LOCK.c.engine_id == old_engine_id)
         .values(engine_id=new_engine_id, updated_at=utcnow())
     )
-    return _write(stmt) > 0
+    # a retry finds the lock its first attempt took
+    return _write(stmt) > 0 or (retry.retrying() and _lock_holder(stack_id) == new_engine_id)
 
 
 # traversal recovery (engine/recovery.py) ----------------------------------------------
 
 
+@retry_on_db_error
 def stack_get_all_in_progress():
     """Every project's live stacks (nested ones too) that are *_IN_PROGRESS."""
     return _all(
@@ -1839,6 +2074,7 @@ def stack_get_all_in_progress():
     )
 
 
+@retry_on_db_error
 def resource_locks_of_stacks_in_progress():
     """(stack_id, engine_id) of every resource lock held in an *_IN_PROGRESS stack."""
     stmt = (
@@ -1850,6 +2086,7 @@ def resource_locks_of_stacks_in_progress():
     return _all(stmt)
 
 
+@retry_on_db_error
 def stack_last_progress(stack_id, traversal_id):
     """The latest change of the traversal: a sync point's input or a resource's state."""
     sync = sa.select(sa.func.max(sa.func.coalesce(T_SYNC.c.updated_at, T_SYNC.c.created_at))).where(
@@ -1858,131 +2095,3 @@ def stack_last_progress(stack_id, traversal_id):
     rsrc = sa.select(sa.func.max(T_RSRC.c.updated_at)).where(T_RSRC.c.stack_id == stack_id)
     row = _one(sa.select(sync.scalar_subquery(), rsrc.scalar_subquery()))
     return max([t for t in row if t is not None], default=None)
-
-
-# Transient database errors: retried with backoff (as oslo.db's wrap_db_retry) ---------
-
-_TRANSIENT_PGCODES = {
-    "40001",  # serialization_failure
-    "40P01",  # deadlock_detected
-    "53300",  # too_many_connections
-    "57P01",  # admin_shutdown (the backend was terminated)
-    "57P02",  # crash_shutdown
-    "57P03",  # cannot_connect_now (starting up)
-}
-_TRANSIENT_MESSAGES = (
-    "too many clients",
-    "remaining connection slots",
-    "server closed the connection",
-    "terminating connection",
-    "could not connect",
-    "connection refused",
-    "connection already closed",
-    "database is locked",
-    "deadlock detected",
-    "could not serialize",
-)
-_RETRY_STATE = threading.local()
-
-
-def is_transient_db_error(exc):
-    """Whether ``exc`` is a database error that a retry may get past: a lost or refused
-    connection, too many clients, a deadlock or a serialization failure."""
-    if isinstance(exc, sa.exc.DisconnectionError):
-        return True
-    if not isinstance(exc, sa.exc.DBAPIError):
-        return False
-    if exc.connection_invalidated:
-        return True
-    orig = exc.orig
-    code = getattr(orig, "pgcode", None)
-    if code is not None:
-        return code in _TRANSIENT_PGCODES or code.startswith("08")
-    if not isinstance(exc, (sa.exc.OperationalError, sa.exc.InterfaceError)):
-        return False
-    text = str(orig).lower()
-    return any(message in text for message in _TRANSIENT_MESSAGES)
-
-
-def retry_on_db_error(func):
-    """Retry ``func`` on a transient database error, waiting ``db_retry_interval`` seconds
-    (doubled each time up to ``db_max_retry_interval``, with jitter), at most
-    ``db_max_retries`` times; as oslo.db's ``wrap_db_retry``. A call made inside another
-    retried call is not retried on its own (the outer one repeats it)."""
-
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        if getattr(_RETRY_STATE, "active", False):
-            return func(*args, **kwargs)
-        _RETRY_STATE.active = True
-        try:
-            return func(*args, **kwargs)
-        except Exception as exc:
-            if not is_transient_db_error(exc):
-                raise
-            return _retry(func, args, kwargs, exc)
-        finally:
-            _RETRY_STATE.active = False
-
-    return wrapper
-
-
-def _retry(func, args, kwargs, exc):
-    """The retries of retry_on_db_error after a first transient error ``exc``."""
-    from heat_lite.conf import CONF
-
-    opts = CONF.database
-    interval = opts.db_retry_interval
-    for attempt in range(1, opts.db_max_retries + 1):
-        _LOG.warning(
-            "Transient database error in %s (%s); retry %d in %.1f s",
-            func.__name__,
-            _short(exc),
-            attempt,
-            interval,
-        )
-        time.sleep(interval * random.uniform(0.5, 1.0))
-        interval = min(interval * 2, opts.db_max_retry_interval)
-        try:
-            return func(*args, **kwargs)
-        except Exception as again:
-            if not is_transient_db_error(again):
-                raise
-            exc = again
-    raise exc
-
-
-def _short(exc):
-    return str(getattr(exc, "orig", exc)).strip().splitlines()[0][:200]
-
-
-def retry_public_functions(namespace):
-    """Wrap every public function defined in a db module with retry_on_db_error (the
-    module calls this once, last)."""
-    module = namespace["__name__"]
-    for name, value in list(namespace.items()):
-        if (
-            isinstance(value, types.FunctionType)
-            and value.__module__ == module
-            and not name.startswith("_")
-            and name not in _NOT_RETRIED
-        ):
-            namespace[name] = retry_on_db_error(value)
-
-
-# setup, context managers and helpers: nothing to repeat
-_NOT_RETRIED = {
-    "configure",
-    "generation",
-    "get_engine",
-    "dispose",
-    "create_schema",
-    "transaction",
-    "autocommit",
-    "utcnow",
-    "is_transient_db_error",
-    "retry_on_db_error",
-    "retry_public_functions",
-}
-
-retry_public_functions(globals())

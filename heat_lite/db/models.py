@@ -233,6 +233,10 @@ class SyncPointInput(Base):
     data = sa.Column(Json)
     extra_data = sa.Column(Json)
     created_at = sa.Column(sa.DateTime, default=utcnow)
+    # the sync point's count before the statement that added this input: with the rank
+    # of its sender among that statement's inputs here, the count this input made
+    # (a retried report's answer, db.api _reported_counts)
+    inputs_before = sa.Column(sa.Integer)
 
 
 class StackLock(Base):

@@ -12,7 +12,9 @@ pooled connection (the connection record's ``info`` remembers which are), and ru
 ``EXECUTE`` on the pool's DBAPI connection with its parameters processed by their
 types as SQLAlchemy would. ``IN`` over an expanding parameter becomes ``= ANY(array)``
 (one plan for any length). Errors are SQLAlchemy's (``sa.exc.IntegrityError`` ...), and
-a connection lost meanwhile is invalidated, as an ordinary execution does.
+a connection lost meanwhile is invalidated with the pool's older ones, as an ordinary
+execution does: the pool's new connections prepare the statements again (so does a
+session that lost them otherwise). Retrying is the caller's (db.retry).
 
     LOAD = prepared.Prepared(sa.select(T_RSRC).where(T_RSRC.c.id == sa.bindparam("id")))
     rows, rowcount = LOAD.execute(engine, {"id": 7})      # rows: tuples (named=True: named)
@@ -30,6 +32,7 @@ _SERIAL = itertools.count(1)
 _BIND = re.compile(r"%\((\w+)\)s")
 _EXPANDING = re.compile(r"IN \(__\[POSTCOMPILE_(\w+)\]\)")
 _KNOWN = "heat_lite_prepared"
+_NOT_PREPARED = "26000"  # invalid_sql_statement_name: no such prepared statement
 
 # a statement compiled for a dialect: its PREPARE and EXECUTE sql, its parameters' names in
 # EXECUTE's order with their processors and default values, its columns' processors
@@ -134,23 +137,21 @@ def execute_together(engine, statements):
     values = [value for _, _, stmt_values in bound for value in stmt_values]
     conn = engine.raw_connection()
     try:
-        cursor = conn.cursor()
         try:
-            known = conn.info.get(_KNOWN)
-            if known is None:
-                known = conn.info[_KNOWN] = set()
-            for (stmt, _), (prepare, _, _) in zip(statements, bound, strict=True):
-                if stmt.name not in known:
-                    cursor.execute(prepare)
-                    known.add(stmt.name)
-            cursor.execute(sql, values)
-            rows = cursor.fetchall() if cursor.description is not None else None
-            rowcount = cursor.rowcount
-        finally:
-            cursor.close()
+            rows, rowcount = _run(conn, statements, bound, sql, values)
+        except dialect.loaded_dbapi.Error as exc:
+            if getattr(exc, "pgcode", None) != _NOT_PREPARED:
+                raise
+            # the session lost them (DISCARD ALL, a pooler's other backend): prepare again
+            conn.info.pop(_KNOWN, None)
+            rows, rowcount = _run(conn, statements, bound, sql, values)
     except dialect.loaded_dbapi.Error as exc:
         lost = dialect.is_disconnect(exc, conn, None)
         if lost:
+            # every connection opened before it is gone too (a restarted server, a
+            # failover): each is replaced at its next checkout, as an ordinary execution's
+            # disconnect does; a new connection's record holds no prepared statements
+            engine.pool._invalidate(conn, exc, _checkin=False)
             conn.invalidate(exc)
         raise sa.exc.DBAPIError.instance(
             sql,
@@ -163,6 +164,24 @@ def execute_together(engine, statements):
     finally:
         conn.close()
     return statements[-1][0]._rows(rows), rowcount
+
+
+def _run(conn, statements, bound, sql, values):
+    """PREPARE what the connection has not prepared yet, then send the EXECUTEs."""
+    cursor = conn.cursor()
+    try:
+        known = conn.info.get(_KNOWN)
+        if known is None:
+            known = conn.info[_KNOWN] = set()
+        for (stmt, _), (prepare, _, _) in zip(statements, bound, strict=True):
+            if stmt.name not in known:
+                cursor.execute(prepare)
+                known.add(stmt.name)
+        cursor.execute(sql, values)
+        rows = cursor.fetchall() if cursor.description is not None else None
+        return rows, cursor.rowcount
+    finally:
+        cursor.close()
 
 
 def _processed(row, results):

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 
 from heat_lite.common import exception
 from heat_lite.db import api as db_api
-from heat_lite.db import models
+from heat_lite.db import models, retry
 
 GRANULARITY = {"days": 86400, "hours": 3600, "minutes": 60, "seconds": 1}
 
@@ -40,6 +40,7 @@ def _positive_integer(value, name):
     return value
 
 
+@retry.retry_on_db_error
 def purge_deleted(age, granularity="days", project_id=None, batch_size=20):
     """Delete the stacks soft-deleted more than ``age`` ``granularity`` ago, and
     the service rows of engines stopped that long ago. Returns the purged stack ids.

@@ -11,13 +11,11 @@ the snapshot to belong to the given stack.
     snapshot_get_all('<stack id>')                # oldest first
 """
 
-import uuid
-
 import sqlalchemy as sa
 
 from heat_lite.common import exception
 from heat_lite.db import api as db_api
-from heat_lite.db import models
+from heat_lite.db import models, retry
 
 T_SNAPSHOT = models.Snapshot.__table__
 
@@ -26,13 +24,20 @@ def _not_found(snapshot_id):
     return exception.NotFound("Snapshot with id %s not found" % snapshot_id)
 
 
+@retry.retry_on_db_error
 def snapshot_create(values):
-    values = dict(values, id=values.get("id") or str(uuid.uuid4()), created_at=db_api.utcnow())
+    db_api.stamp_id(values)
+    if retry.retrying():  # the first attempt's row, if it was stored
+        row = db_api._one(sa.select(T_SNAPSHOT).where(T_SNAPSHOT.c.id == values["id"]))
+        if row is not None:
+            return row
+    values = dict(values, created_at=db_api.utcnow())
     with db_api.transaction() as conn:
         conn.execute(T_SNAPSHOT.insert().values(**values))
     return snapshot_get(values["id"])
 
 
+@retry.retry_on_db_error
 def snapshot_get(snapshot_id, tenant=None):
     """:raises: NotFound when there is none, or it is another project's."""
     row = db_api._one(sa.select(T_SNAPSHOT).where(T_SNAPSHOT.c.id == snapshot_id))
@@ -41,6 +46,7 @@ def snapshot_get(snapshot_id, tenant=None):
     return row
 
 
+@retry.retry_on_db_error
 def snapshot_get_by_stack(snapshot_id, stack_id, stack_name, tenant=None):
     """:raises: NotFound as snapshot_get; SnapshotNotFound when it is another stack's."""
     row = snapshot_get(snapshot_id, tenant)
@@ -49,6 +55,7 @@ def snapshot_get_by_stack(snapshot_id, stack_id, stack_name, tenant=None):
     return row
 
 
+@retry.retry_on_db_error
 def snapshot_get_all(stack_id):
     """The stack's snapshots, oldest first."""
     return db_api._all(
@@ -58,11 +65,13 @@ def snapshot_get_all(stack_id):
     )
 
 
+@retry.retry_on_db_error
 def snapshot_count_all_by_stack(stack_id):
     stmt = sa.select(sa.func.count(T_SNAPSHOT.c.id)).where(T_SNAPSHOT.c.stack_id == stack_id)
     return db_api._one(stmt)[0]
 
 
+@retry.retry_on_db_error
 def snapshot_update(snapshot_id, values, expected_status=None):
     """Returns whether the snapshot (still in ``expected_status``, if given) was updated."""
     values = dict(values, updated_at=db_api.utcnow())
@@ -72,12 +81,11 @@ def snapshot_update(snapshot_id, values, expected_status=None):
     return db_api._write(stmt) > 0
 
 
+@retry.retry_on_db_error
 def snapshot_delete(snapshot_id):
     db_api._write(T_SNAPSHOT.delete().where(T_SNAPSHOT.c.id == snapshot_id))
 
 
+@retry.retry_on_db_error
 def snapshot_delete_all_by_stack(stack_id):
     db_api._write(T_SNAPSHOT.delete().where(T_SNAPSHOT.c.stack_id == stack_id))
-
-
-db_api.retry_public_functions(globals())

@@ -9,13 +9,11 @@ raises Heat's NotFound for a row of another project, as heat/db/api.py does.
     software_deployment_get_all('p1', server_id='s1')    # oldest first, with config
 """
 
-import uuid
-
 import sqlalchemy as sa
 
 from heat_lite.common import exception
 from heat_lite.db import api as db_api
-from heat_lite.db import models
+from heat_lite.db import models, retry
 
 T_CONFIG = models.SoftwareConfig.__table__
 T_DEPLOY = models.SoftwareDeployment.__table__
@@ -36,8 +34,15 @@ def _deployment_not_found(deployment_id):
 # software_config ------------------------------------------------------------------------
 
 
+@retry.retry_on_db_error
 def software_config_create(values):
-    values = dict(values, id=values.get("id") or str(uuid.uuid4()), created_at=db_api.utcnow())
+    db_api.stamp_id(values)
+    if retry.retrying():  # the first attempt's row, if it was stored
+        with db_api.autocommit() as conn:
+            row = conn.execute(_CONFIG_GET, {"config_id": values["id"]}).first()
+        if row is not None:
+            return row
+    values = dict(values, created_at=db_api.utcnow())
     with db_api.transaction() as conn:
         conn.execute(T_CONFIG.insert().values(**values))
     return software_config_get(values["id"])
@@ -53,11 +58,13 @@ def _config_get(conn, config_id, tenant):
     return row
 
 
+@retry.retry_on_db_error
 def software_config_get(config_id, tenant=None):
     with db_api.autocommit() as conn:
         return _config_get(conn, config_id, tenant)
 
 
+@retry.retry_on_db_error
 def software_config_get_all(tenant=None, limit=None, marker=None):
     """Newest first (then id), as Heat pages them; ``marker`` is the last id seen."""
     stmt = sa.select(T_CONFIG).order_by(T_CONFIG.c.created_at.desc(), T_CONFIG.c.id.desc())
@@ -68,6 +75,7 @@ def software_config_get_all(tenant=None, limit=None, marker=None):
     return db_api._page(rows, marker, limit, "id")
 
 
+@retry.retry_on_db_error
 def software_config_delete(config_id, tenant=None):
     """:raises: NotFound; InvalidRestrictedAction while a deployment uses the config."""
     with db_api.transaction() as conn:
@@ -113,20 +121,29 @@ def _deployment_get(conn, deployment_id, tenant):
     return row
 
 
+@retry.retry_on_db_error
 def software_deployment_get(deployment_id, tenant=None):
     with db_api.autocommit() as conn:
         return _deployment_get(conn, deployment_id, tenant)
 
 
+@retry.retry_on_db_error
 def software_deployment_create(values, tenant=None):
     """:raises: NotFound when the config is not one the caller may use."""
-    values = dict(values, id=values.get("id") or str(uuid.uuid4()), created_at=db_api.utcnow())
+    db_api.stamp_id(values)
+    if retry.retrying():  # the first attempt's row, if it was stored
+        with db_api.autocommit() as conn:
+            row = conn.execute(_DEPLOY_GET, {"deployment_id": values["id"]}).first()
+        if row is not None:
+            return row
+    values = dict(values, created_at=db_api.utcnow())
     with db_api.transaction() as conn:
         _config_get(conn, values.get("config_id"), tenant)
         conn.execute(T_DEPLOY.insert().values(**values))
         return _deployment_get(conn, values["id"], None)
 
 
+@retry.retry_on_db_error
 def software_deployment_get_all(tenant=None, server_id=None):
     """Oldest first; each row also carries its config's name (``config_name``)."""
     stmt = (
@@ -141,6 +158,7 @@ def software_deployment_get_all(tenant=None, server_id=None):
         return conn.execute(stmt).all()
 
 
+@retry.retry_on_db_error
 def software_deployment_update(deployment_id, values, tenant=None):
     """Set ``values`` (a new config_id must be the caller's too); the updated row."""
     with db_api.transaction() as conn:
@@ -151,6 +169,7 @@ def software_deployment_update(deployment_id, values, tenant=None):
         return _deployment_get(conn, deployment_id, None)
 
 
+@retry.retry_on_db_error
 def software_deployment_delete(deployment_id, tenant=None):
     with db_api.transaction() as conn:
         _deployment_get(conn, deployment_id, tenant)
@@ -160,6 +179,7 @@ def software_deployment_delete(deployment_id, tenant=None):
 # the server a deployment is for ------------------------------------------------------------
 
 
+@retry.retry_on_db_error
 def server_resource_get(server_id):
     """The live resource row whose physical id is ``server_id`` (its metadata lists the
     server's deployments), or None."""
@@ -175,6 +195,3 @@ def server_resource_get(server_id):
             .order_by(t_rsrc.c.id.desc())
             .limit(1)
         ).first()
-
-
-db_api.retry_public_functions(globals())

@@ -97,6 +97,41 @@ def test_a_lost_connection_is_replaced_and_prepares_again(rows):
     assert BY_IDS.execute(rows, {"ids": [1]})[0] == [(1, None)]
 
 
+def test_a_lost_connection_takes_the_pools_older_ones_with_it(rows):
+    """A restarted server drops every connection: after the first statement that finds
+    its connection gone, the pool's other old connections are replaced at checkout, as
+    an ordinary execution's disconnect does (not one error per pooled connection)."""
+    engine = sa.create_engine(rows.url, isolation_level="AUTOCOMMIT", pool_size=3, max_overflow=0)
+    try:
+        INSERT.execute(engine, {"id": 1, "name": "a", "data": None})
+        held = [engine.raw_connection() for _ in range(3)]  # three connections pooled
+        for conn in held:
+            conn.close()
+        killer = sa.create_engine(rows.url, poolclass=sa.pool.NullPool)
+        with killer.connect() as conn:
+            conn.exec_driver_sql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        with pytest.raises(sa.exc.DBAPIError) as failure:
+            BY_IDS.execute(engine, {"ids": [1]})
+        assert failure.value.connection_invalidated
+        for _ in range(3):  # each pooled connection in turn: new ones
+            assert BY_IDS.execute(engine, {"ids": [1]})[0] == [(1, None)]
+    finally:
+        engine.dispose()
+        rows.dispose()  # its connection was cut too
+
+
+def test_statements_the_session_lost_are_prepared_again(rows):
+    INSERT.execute(rows, {"id": 1, "name": "a", "data": None})
+    assert BY_IDS.execute(rows, {"ids": [1]})[0] == [(1, None)]
+    with rows.connect() as conn:  # the pool's one connection
+        conn.exec_driver_sql("DEALLOCATE ALL")
+    assert BY_IDS.execute(rows, {"ids": [1]})[0] == [(1, None)]
+    assert BY_IDS.name in _server_prepared(rows)
+
+
 def test_statements_run_together_commit_together(rows):
     together = [
         (INSERT, {"id": 1, "name": "a", "data": None}),

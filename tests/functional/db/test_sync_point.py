@@ -188,7 +188,7 @@ def test_a_state_write_is_stored_though_its_sync_points_are_gone(stack_id):
 
 
 def _report(entity_ids, sender, write=None):
-    return db_api._Report(entity_ids, sender, '{"id": 0}', "null", write)
+    return db_api._Report(entity_ids, "t1", True, sender, {"id": 0}, None, write)
 
 
 def test_one_batch_of_reports_counts_each_sender_once_and_in_turn(db, stack_id):
@@ -221,6 +221,9 @@ def test_one_batch_of_reports_counts_each_sender_once_and_in_turn(db, stack_id):
     assert set(db_api.sync_point_inputs([5], "t1", True)["5"][0]) == {"early", "a", "b"}
     assert set(db_api.sync_point_inputs([6], "t1", True)["6"][0]) == {"a", "d"}
     assert db_api.resource_get_with_stack(matching)[0].status == "COMPLETE"
+    # a report retried after its answer was lost finds the counts it made (db.retry)
+    retried = [db_api._reported_counts(report) for report in reports]
+    assert retried == [{"5": 2, "6": 1}, None, {"5": 3}, None, {"6": 2}]
 
 
 def test_writes_made_together_each_know_whether_they_matched(db, stack_id):
