@@ -18,6 +18,8 @@ import functools
 import logging
 import threading
 
+import oslo_messaging
+
 from heat_lite.common import exception, keyed_lock
 from heat_lite.db import api as db_api
 from heat_lite.engine import liveness, sync_point, templates
@@ -56,6 +58,26 @@ def load_resource(cnxt, resource_id, is_update, input_data):
         LOG.warning("Resource %s has no definition in template %s", row.name, rsrc_stack.t.id)
         return None
     return rsrc_mod.Resource.load(row, rsrc_stack, definition), stack
+
+
+def fail_unloadable(cnxt, resource_id, current_traversal, is_update, exc):
+    """A node whose resource cannot be loaded for an error that is no outage (sent
+    again, it would fail again): its stack fails with that error, as a failure of the
+    resource's action, unless the traversal was superseded meanwhile."""
+    LOG.error("Could not load resource %s: %s", resource_id, exc, exc_info=exc)
+    row, stack_row = db_api.resource_get_with_stack(resource_id)
+    if row is None or stack_row.current_traversal != current_traversal:
+        return
+    action = rpc_api.DELETE if not is_update else rpc_api.UPDATE
+    if is_update and row.action == rpc_api.INIT:
+        action = rpc_api.CREATE
+    reason = "Resource %s failed: %s: resources.%s: %s" % (
+        action,
+        type(exc).__name__,
+        row.name,
+        exc,
+    )
+    parser.Stack.load(cnxt, row=stack_row).mark_failed(reason)
 
 
 class Graph:
@@ -166,6 +188,8 @@ class CheckResource:
         """Act on the node and propagate (_check); a COMPLETE write still deferred when
         that ends (a path that made no report) is sent then. A deferred write that no
         longer matches (the lock was taken over meanwhile) drops the node."""
+        # (what the node does, as it was before it acted)
+        self._action = node_action(rsrc, stack, is_update, kwargs.get("adopt_stack_data"))
         try:
             try:
                 self._check(cnxt, resource_id, current_traversal, is_update, rsrc, stack, **kwargs)
@@ -173,6 +197,13 @@ class CheckResource:
                 rsrc.flush_state()
         except exception.UpdateInProgress:
             LOG.info("Resource %s changed under us; dropping %s", rsrc.name, current_traversal)
+        except Exception as exc:
+            if is_transient(exc):
+                raise  # the watchdog sends the node again once the outage is over
+            # any other error fails the node for good: sent again, it would fail again
+            LOG.exception("Unexpected error checking resource %s", rsrc.name)
+            failure = rsrc.store_failure(self._action, exc, self.engine_id)
+            self._fail_stack(cnxt, failure, stack, current_traversal, (resource_id, is_update))
 
     def _check(
         self,
@@ -198,16 +229,15 @@ class CheckResource:
             # the resource's COMPLETE write goes with its first sync point report
             rsrc.defer_completion = True
             try:
-                self._act(rsrc, stack, is_update)
+                self._act_or_fail(rsrc, stack, is_update)
             except exception.UpdateReplace:
                 self._replace(cnxt, rsrc, stack, current_traversal)
                 return
             except exception.ResourceFailure as failure:
                 if stack.action != rpc_api.CHECK:
-                    reason = "Resource %s failed: %s" % (failure.action, failure)
-                    if not stack.mark_failed(reason):
-                        # superseded meanwhile: the newest traversal takes the node over
-                        self.retrigger(cnxt, current_traversal, (resource_id, is_update), stack)
+                    self._fail_stack(
+                        cnxt, failure, stack, current_traversal, (resource_id, is_update)
+                    )
                     return
                 # CHECK goes on: the failure is collected for the stack's reason and the
                 # nodes after this one are skipped (docs/rpc-and-convergence.md §4.12)
@@ -231,6 +261,26 @@ class CheckResource:
         self._propagate(
             cnxt, resource_id, current_traversal, is_update, rsrc, stack, failures, skip_propagate
         )
+
+    def _fail_stack(self, cnxt, failure, stack, current_traversal, key):
+        """The stack fails with the resource's failure (``Resource <ACTION> failed:
+        <reason>``), unless a newer traversal superseded it: that one takes the node."""
+        reason = "Resource %s failed: %s" % (failure.action, failure)
+        if not stack.mark_failed(reason):
+            self.retrigger(cnxt, current_traversal, key, stack)
+
+    def _act_or_fail(self, rsrc, stack, is_update):
+        """_act; an unexpected error (not a failure the action recorded itself) ends the
+        resource ``<ACTION>_FAILED`` with it too, and is raised as a ResourceFailure."""
+        try:
+            self._act(rsrc, stack, is_update)
+        except _HANDLED:
+            raise
+        except Exception as exc:
+            if is_transient(exc):
+                raise
+            LOG.exception("Unexpected error in %s of resource %s", self._action, rsrc.name)
+            raise rsrc.store_failure(self._action, exc, self.engine_id) from exc
 
     def _act(self, rsrc, stack, is_update):
         timeout = stack.time_remaining()
@@ -423,6 +473,33 @@ class CheckResource:
             worker_client.cast_all(
                 [functools.partial(self._rpc_client.check_resource, cnxt, **c) for c in casts]
             )
+
+
+# what _check handles itself: the ways a node's action ends but for an unexpected error
+_HANDLED = (
+    exception.UpdateReplace,
+    exception.ResourceFailure,
+    exception.UpdateInProgress,
+    exception.CancelOperation,
+)
+
+
+def is_transient(exc):
+    """An outage that sending the node again gets past (the database or the broker went
+    away): left to the watchdog, not a failure of the resource."""
+    return db_api.is_transient_db_error(exc) or isinstance(exc, oslo_messaging.MessagingException)
+
+
+def node_action(rsrc, stack, is_update, adopt_stack_data=None):
+    """The resource action a node does (before it acts): CREATE (ADOPT), UPDATE or
+    DELETE, or the stack's SUSPEND, RESUME, CHECK, SNAPSHOT."""
+    if stack.action in _ACTIONS_ON_EXISTING:
+        return stack.action
+    if not is_update:
+        return rpc_api.DELETE
+    if rsrc.action == rpc_api.INIT:
+        return rpc_api.ADOPT if adopt_stack_data is not None else rpc_api.CREATE
+    return rpc_api.UPDATE
 
 
 # stack action -> (acts on update nodes?, Resource method) (docs/rpc-and-convergence.md §4.6)

@@ -11,6 +11,7 @@ data a resource sends to the nodes that depend on it.
     rsrc.node_data()   # {'id', 'name', 'reference_id', 'attrs', 'status', 'action', 'uuid'}
 """
 
+import logging
 import time
 
 from heat_lite.common import exception, short_id
@@ -24,6 +25,8 @@ SUSPEND, RESUME, CHECK = rpc_api.SUSPEND, rpc_api.RESUME, rpc_api.CHECK
 SNAPSHOT = rpc_api.SNAPSHOT
 ADOPT = rpc_api.ADOPT
 IN_PROGRESS, FAILED, COMPLETE = rpc_api.IN_PROGRESS, rpc_api.FAILED, rpc_api.COMPLETE
+
+LOG = logging.getLogger(__name__)
 
 # resource task polling: start fast, back off to a modest cap (Heat polls every 1 s)
 POLL_START, POLL_CAP = 0.005, 0.25
@@ -253,9 +256,11 @@ class Resource:
         self.requires = sorted(requires, reverse=True)
         if self._external_update(template_id, new_defn):
             return
-        new_cls = self.stack.resource_class(new_defn)
+        # the class the new environment gives (its resource_registry may map the type
+        # elsewhere now), as Heat's update_convergence asks the new stack's registry
+        new_cls = new_defn.stack.resource_class(new_defn)
         substituted = new_cls is not type(self) and new_cls is type(self).substitute_class
-        if new_cls is not type(self) and not substituted:
+        if not substituted and not self.take_class(new_cls):
             raise exception.UpdateReplace(self.name)
         self._break_if_required(
             UPDATE, hooks.PRE_UPDATE, engine_id, timeout, env=new_defn.stack.env
@@ -397,6 +402,26 @@ class Resource:
         except exception.UpdateInProgress:
             return False
         return True
+
+    def take_class(self, new_cls):
+        """Whether the resource stays itself under plugin class ``new_cls`` (a definition
+        whose type the new environment maps to that class), and, if so, acts as that class
+        from now on. Heat compares the classes: any other class is a replacement."""
+        return new_cls is type(self)
+
+    def store_failure(self, action, exc, engine_id):
+        """An error outside an action's own handling (a plugin's update check, the data
+        sent on after the action): the resource ends ``<ACTION>_FAILED`` with it, as any
+        exception of an action does. Returns the ResourceFailure. A row that changed
+        meanwhile (another traversal has it) keeps its state."""
+        failure = exception.ResourceFailure(exc, self, action)
+        try:
+            self.flush_state()
+            held = engine_id if self.engine_id == engine_id else None
+            self._store_state(action, FAILED, str(failure), unlock=held)
+        except exception.UpdateInProgress:
+            LOG.info("Resource %s changed meanwhile; its failure is not stored", self.name)
+        return failure
 
     def needs_replace_failed(self):
         """Whether a FAILED resource is replaced on its next update (Heat's hook): always,

@@ -177,7 +177,13 @@ class WorkerService:
             node["is_update"],
         )
         input_data = sync_point.deserialize_input_data((node["data"] or {}).get("input_data"))
-        loaded = check_resource.load_resource(cnxt, resource_id, is_update, input_data)
+        try:
+            loaded = check_resource.load_resource(cnxt, resource_id, is_update, input_data)
+        except Exception as exc:
+            if check_resource.is_transient(exc):
+                raise  # the watchdog sends the node again
+            check_resource.fail_unloadable(cnxt, resource_id, traversal, is_update, exc)
+            return None
         if loaded is None:
             return None
         rsrc, stack = loaded

@@ -468,6 +468,15 @@ class TemplateResource(StackResource):
     def template_url(self):
         return self.template_name
 
+    def take_class(self, new_cls):
+        """Another provider template file (the environment maps the type to
+        ``new/nested.yaml`` now) is an update of the child to that file's template, not a
+        replacement: Heat has one TemplateResource class for every file."""
+        if not issubclass(new_cls, TemplateResource):
+            return False
+        self.template_name = new_cls.template_name
+        return True
+
     def child_env(self):
         """As Heat's get_child_environment(item_to_remove=...): the mapping that made this
         resource a provider template is not inherited, so a template that uses the type it
