@@ -4,10 +4,11 @@ function per step so the controller reads as the list of steps."""
 import pecan
 
 from magnum_lite import objects
-from magnum_lite.api import driver_lookup, os_resources
+from magnum_lite.api import os_resources
 from magnum_lite.api import utils as api_utils
 from magnum_lite.common import exception, policy, utils
 from magnum_lite.conf import CONF
+from magnum_lite.drivers import registry
 
 # cluster attributes inherited from the template when missing or falsy
 TEMPLATE_DEFAULTS = ("docker_volume_size", "master_flavor_id", "flavor_id", "fixed_network",
@@ -34,9 +35,8 @@ def get_template(ident):
 
 
 def check_driver(template, master_count, docker_volume_size):
-    driver_lookup.check_cluster_type(
-        template.server_type, template.cluster_distro, template.coe, template.driver
-    )
+    """The template's driver is enabled (from the registry: the API loads no driver)."""
+    driver = registry.get_driver_info_for_template(template)
     if template.docker_storage_driver == "devicemapper":
         size = docker_volume_size or template.docker_volume_size
         if not size or size < 3:
@@ -44,7 +44,7 @@ def check_driver(template, master_count, docker_volume_size):
                 err="docker volume size %s GB is not valid, expecting minimum value 3GB for "
                 "devicemapper storage driver." % size
             )
-    driver_lookup.validate_master_size(master_count)
+    driver.validate_master_size(master_count)
 
 
 def check_quota(context):

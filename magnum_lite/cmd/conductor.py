@@ -16,7 +16,7 @@ from magnum_lite.cmd import common  # noqa: E402
 from magnum_lite.common import rpc, x509  # noqa: E402
 from magnum_lite.conductor import api as conductor_api  # noqa: E402
 from magnum_lite.conductor import handlers, heat_listener  # noqa: E402
-from magnum_lite.drivers.common import driver  # noqa: E402
+from magnum_lite.drivers import loader  # noqa: E402
 from magnum_lite.objects import base as objects_base  # noqa: E402
 from magnum_lite.service import periodic  # noqa: E402
 
@@ -59,7 +59,7 @@ def start(conf):
     Returns what stops them, in order (ConfigInvalid without a key for private keys)."""
     x509.check_encryption_key()
     x509.key_pool.start()
-    threading.Thread(target=driver.warm_up, name="driver-warm-up", daemon=True).start()
+    threading.Thread(target=loader.warm_up, name="driver-warm-up", daemon=True).start()
     server = start_rpc_server(conf)
     tasks = periodic.PeriodicTasks(conf.host)
     tasks.start()

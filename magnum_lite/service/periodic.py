@@ -24,7 +24,7 @@ from magnum_lite import objects
 from magnum_lite.common import context as magnum_context
 from magnum_lite.common import exception
 from magnum_lite.conf import CONF
-from magnum_lite.drivers.common import driver as driver_mod
+from magnum_lite.drivers import loader
 from magnum_lite.objects import fields
 
 LOG = logging.getLogger(__name__)
@@ -51,7 +51,7 @@ class ClusterUpdateJob:
                 self.cluster.refresh()
             except exception.ClusterNotFound:
                 return  # removed meanwhile
-            cluster_driver = driver_mod.Driver.get_driver_for_cluster(self.ctx, self.cluster)
+            cluster_driver = loader.get_driver_for_cluster(self.ctx, self.cluster)
             try:
                 cluster_driver.update_cluster_status(self.ctx, self.cluster)
             except exception.AuthorizationFailure as err:

@@ -4,9 +4,9 @@ rotation. All are CALLs; their errors reach the API as themselves."""
 import oslo_messaging as messaging
 
 from magnum_lite import objects
+from magnum_lite.cluster_credentials import cert_manager
 from magnum_lite.common import exception
-from magnum_lite.conductor.handlers.common import cert_manager
-from magnum_lite.drivers.common import driver as driver_mod
+from magnum_lite.drivers import loader
 from magnum_lite.objects import fields
 
 STATUS = fields.ClusterStatus
@@ -38,7 +38,7 @@ class Handler:
                 operation="Rotating the CA certificate when the cluster status is %s"
                 % cluster.status
             )
-        cluster_driver = driver_mod.Driver.get_driver_for_cluster(context, cluster)
+        cluster_driver = loader.get_driver_for_cluster(context, cluster)
         cluster_driver.rotate_ca_certificate(context, cluster)
         cert_manager.rotate_ca_certificate(cluster, context=context)
         cluster.status = STATUS.UPDATE_IN_PROGRESS
@@ -48,7 +48,7 @@ class Handler:
     @messaging.expected_exceptions(exception.MagnumException)
     def credential_rotate(self, context, cluster):
         cluster = objects.Cluster.get_by_uuid(context, cluster.uuid)
-        cluster_driver = driver_mod.Driver.get_driver_for_cluster(context, cluster)
+        cluster_driver = loader.get_driver_for_cluster(context, cluster)
         rotate = getattr(cluster_driver, "rotate_credential", None)
         if rotate is None:
             raise exception.NotSupported(operation="Credential rotation by driver")

@@ -21,9 +21,9 @@ import logging
 import oslo_messaging as messaging
 
 from magnum_lite import objects
+from magnum_lite.cluster_credentials import cert_manager, trust_manager
 from magnum_lite.common import clients, exception
-from magnum_lite.conductor.handlers.common import cert_manager, trust_manager
-from magnum_lite.drivers.common import driver as driver_mod
+from magnum_lite.drivers import loader
 from magnum_lite.objects import fields
 
 LOG = logging.getLogger(__name__)
@@ -68,9 +68,7 @@ def _claim(context, cluster, master_count, node_count):
 
 
 def _create_stack(context, cluster, create_timeout):
-    driver_mod.Driver.get_driver_for_cluster(context, cluster).create_cluster(
-        context, cluster, create_timeout
-    )
+    loader.get_driver_for_cluster(context, cluster).create_cluster(context, cluster, create_timeout)
 
 
 def _nodegroups_stack_set(cluster):
@@ -85,7 +83,7 @@ def _nodegroups_stack_set(cluster):
 
 def _delete_stack(context, cluster):
     if cluster.stack_id:
-        driver_mod.Driver.get_driver_for_cluster(context, cluster).delete_cluster(context, cluster)
+        loader.get_driver_for_cluster(context, cluster).delete_cluster(context, cluster)
 
 
 def _create_steps(context, cluster, create_timeout):
@@ -173,7 +171,7 @@ class Handler:
         old_count, worker.node_count = worker.node_count, node_count
         worker.save()
         try:
-            driver_mod.Driver.get_driver_for_cluster(context, cluster).update_cluster(
+            loader.get_driver_for_cluster(context, cluster).update_cluster(
                 context, cluster, None, rollback
             )
             cluster.status = STATUS.UPDATE_IN_PROGRESS
@@ -197,7 +195,7 @@ class Handler:
         ng.status = STATUS.UPDATE_IN_PROGRESS
         ng.save()
         try:
-            driver_mod.Driver.get_driver_for_cluster(context, cluster).resize_cluster(
+            loader.get_driver_for_cluster(context, cluster).resize_cluster(
                 context, cluster, None, node_count, nodes_to_remove, ng
             )
             cluster.status = STATUS.UPDATE_IN_PROGRESS
@@ -219,7 +217,7 @@ class Handler:
             raise exception.NotSupported(
                 operation="Upgrading a cluster when status is %s" % cluster.status
             )
-        cluster_driver = driver_mod.Driver.get_driver_for_cluster(context, cluster)
+        cluster_driver = loader.get_driver_for_cluster(context, cluster)
         cluster_driver.upgrade_cluster(
             context, cluster, cluster_template, max_batch_size, nodegroup
         )
@@ -244,9 +242,7 @@ class Handler:
             if not cluster.stack_id:
                 destroy_cluster(context, cluster)
                 return None
-            driver_mod.Driver.get_driver_for_cluster(context, cluster).delete_cluster(
-                context, cluster
-            )
+            loader.get_driver_for_cluster(context, cluster).delete_cluster(context, cluster)
         except Exception as err:
             _fail(cluster, STATUS.DELETE_FAILED, err)
         return None

@@ -5,7 +5,7 @@ import logging
 import oslo_messaging as messaging
 
 from magnum_lite import objects
-from magnum_lite.drivers.common import driver as driver_mod
+from magnum_lite.drivers import loader
 from magnum_lite.objects import fields
 
 LOG = logging.getLogger(__name__)
@@ -29,7 +29,7 @@ class Handler:
         nodegroup.create()
         _set_status(cluster, STATUS.UPDATE_IN_PROGRESS)
         try:
-            driver = driver_mod.Driver.get_driver_for_cluster(context, cluster)
+            driver = loader.get_driver_for_cluster(context, cluster)
             driver.create_nodegroup(context, cluster, nodegroup)
             nodegroup.save()
         except Exception as err:
@@ -47,7 +47,7 @@ class Handler:
         for key in ("min_node_count", "max_node_count", "node_labels", "node_taints"):
             setattr(stored, key, getattr(nodegroup, key))
         try:
-            driver_mod.Driver.get_driver_for_cluster(context, cluster).update_nodegroup(
+            loader.get_driver_for_cluster(context, cluster).update_nodegroup(
                 context, cluster, stored
             )
         except Exception as err:
@@ -62,7 +62,7 @@ class Handler:
             stored.destroy()
             return None
         try:
-            driver_mod.Driver.get_driver_for_cluster(context, cluster).delete_nodegroup(
+            loader.get_driver_for_cluster(context, cluster).delete_nodegroup(
                 context, cluster, stored
             )
             _set_status(stored, STATUS.DELETE_IN_PROGRESS)

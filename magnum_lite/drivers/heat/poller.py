@@ -20,7 +20,7 @@ import time
 
 from heatclient import exc as heat_exc
 
-from magnum_lite.conductor.handlers.common import cert_manager, trust_manager
+from magnum_lite.cluster_credentials import cert_manager, trust_manager
 from magnum_lite.conf import CONF
 
 LOG = logging.getLogger(__name__)

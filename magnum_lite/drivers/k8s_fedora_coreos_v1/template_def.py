@@ -10,8 +10,8 @@ import json
 import os
 import urllib.parse
 
+from magnum_lite.cluster_credentials import cert_manager, trust_manager
 from magnum_lite.common import exception, keystone, x509
-from magnum_lite.conductor.handlers.common import cert_manager, trust_manager
 from magnum_lite.conf import CONF
 from magnum_lite.drivers.heat import template_def
 from magnum_lite.drivers.k8s_fedora_coreos_v1 import version

@@ -4,10 +4,10 @@ import pytest
 import webtest
 
 from magnum_lite.api import app as api_app
-from magnum_lite.api import driver_lookup
 from magnum_lite.common import policy, rpc
 from magnum_lite.conf import CONF
 from magnum_lite.db import api as db_api
+from magnum_lite.drivers import registry
 from tests.fixtures import services
 
 LATEST = {"OpenStack-API-Version": "container-infra latest"}
@@ -56,7 +56,8 @@ def api(magnum_conf):
 
 
 @pytest.fixture
-def no_drivers(monkeypatch):
-    """An install without cluster drivers (as a vanilla Magnum 23)."""
-    driver_lookup._provided.cache_clear()
-    monkeypatch.setattr(driver_lookup, "_provided", lambda: {})
+def no_drivers(magnum_conf):
+    """An install whose drivers are all disabled (as a vanilla Magnum 23 has none)."""
+    CONF.set_override("disabled_drivers", [d.name for d in registry.DRIVERS], group="drivers")
+    yield
+    CONF.clear_override("disabled_drivers", group="drivers")

@@ -10,9 +10,9 @@ import webtest
 from keystoneauth1 import loading as ka_loading
 
 from magnum_lite.api import app as api_app
+from magnum_lite.cluster_credentials import trust_manager
 from magnum_lite.common import clients, exception, policy, rpc
 from magnum_lite.common import context as magnum_context
-from magnum_lite.conductor.handlers.common import trust_manager
 from magnum_lite.conf import CONF
 from magnum_lite.conf.keystone import CFG_GROUP, CFG_LEGACY_GROUP
 from magnum_lite.db import api as db_api

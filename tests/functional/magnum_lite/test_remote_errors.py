@@ -5,9 +5,9 @@ answer is Magnum's 4xx with the message alone."""
 import oslo_messaging
 import pytest
 
+from magnum_lite.cluster_credentials import cert_manager
 from magnum_lite.common import rpc
 from magnum_lite.conductor import handlers
-from magnum_lite.conductor.handlers.common import cert_manager
 from magnum_lite.objects import base
 from tests.fixtures import services
 from tests.functional.magnum_lite import fixtures

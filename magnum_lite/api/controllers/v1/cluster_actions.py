@@ -1,5 +1,7 @@
 """/v1/clusters/{uuid}/actions/resize (>= 1.7, a CAST) and /actions/upgrade (>= 1.8, a CALL:
-the driver's NotSupported comes back as a 400)."""
+the driver's NotSupported comes back as a 400). Whether a master nodegroup may be resized
+is the driver's registry entry's (magnum_lite/drivers/registry.py), as Magnum's API asks
+the driver (validate_master_resize)."""
 
 import pecan
 import wsme
@@ -12,6 +14,7 @@ from magnum_lite.api import validation
 from magnum_lite.api.controllers import versions
 from magnum_lite.api.controllers.v1 import types
 from magnum_lite.common import exception, policy, utils
+from magnum_lite.drivers import registry
 
 
 class ClusterResizeRequest(wtypes.Base):
@@ -45,14 +48,17 @@ class ActionsController(rest.RestController):
         policy.enforce(context, "cluster:resize", cluster.as_dict(), action="cluster:resize")
         validation.check_node_count(cluster_resize_req.node_count)
         nodegroup = get_nodegroup(cluster, cluster_resize_req.nodegroup)
-        if nodegroup.role == "master":
-            raise exception.MasterNGResizeNotSupported()
         count = cluster_resize_req.node_count
         max_nc = nodegroup.max_node_count
-        if count < nodegroup.min_node_count or (max_nc is not None and count > max_nc):
+        if nodegroup.role != "master" and (
+            count < nodegroup.min_node_count or (max_nc is not None and count > max_nc)
+        ):
             raise exception.NGResizeOutBounds(
                 nodegroup=nodegroup.name, min_nc=nodegroup.min_node_count, max_nc=max_nc
             )
+        if nodegroup.role == "master":
+            driver = registry.get_driver_info_for_template(cluster.cluster_template)
+            driver.validate_master_resize(count)
         pecan.request.rpcapi.cluster_resize_async(
             cluster, count, cluster_resize_req.nodes_to_remove, nodegroup
         )

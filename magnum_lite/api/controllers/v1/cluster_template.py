@@ -10,12 +10,13 @@ from wsme import types as wtypes
 from wsmeext import pecan as wsme_pecan
 
 from magnum_lite import objects
-from magnum_lite.api import driver_lookup, os_resources
+from magnum_lite.api import os_resources
 from magnum_lite.api import utils as api_utils
 from magnum_lite.api.controllers import base, link
 from magnum_lite.api.controllers.v1 import collection, listing, types
 from magnum_lite.common import exception, policy, utils
 from magnum_lite.conf import CONF
+from magnum_lite.drivers import registry
 from magnum_lite.objects import fields
 
 LABEL_VALUE = types.MultiType(wtypes.text, int, bool, float)
@@ -113,12 +114,12 @@ def _fill_defaults(values, context):
     if not values.get("network_driver"):
         values["network_driver"] = CONF.cluster_template.kubernetes_default_network_driver
     distro, image_driver = os_resources.image_for_driver(context, values["image_id"])
-    values["driver"] = driver_lookup.check_cluster_type(
+    values["driver"] = registry.get_driver_info(
         values.get("server_type") or "vm",
         distro,
         values["coe"],
         values.get("driver") or image_driver or CONF.drivers.default_driver,
-    )
+    ).name
     os_resources.validate_template_resources(context, values)
     values["cluster_distro"] = os_resources.image_os_distro(context, values["image_id"])
     values["labels"] = {k: str(v) for k, v in (values.get("labels") or {}).items()}

@@ -15,7 +15,7 @@ import pytest
 from heat_lite.api import app as api_app
 from heat_lite.common import policy
 from magnum_lite.conf import CONF
-from magnum_lite.drivers.common import driver as driver_base
+from magnum_lite.drivers import loader
 from tests.fixtures import inprocess
 from tests.fixtures.magnum_driver_fakes import fake_cluster, fake_template
 from tests.functional.heat_lite.api_engine.helpers import serve
@@ -43,7 +43,7 @@ def heat_endpoint(tmp_path_factory):
 
 @pytest.fixture
 def k8s():
-    return driver_base.Driver.get_driver("vm", "fedora-coreos", "kubernetes")
+    return loader.get_driver("vm", "fedora-coreos", "kubernetes")
 
 
 def _sync_until_done(k8s, cluster, timeout=60):

@@ -7,11 +7,11 @@ import pytest
 import sqlalchemy as sa
 
 from magnum_lite import objects
+from magnum_lite.cluster_credentials import cert_manager
 from magnum_lite.common import exception, utils
 from magnum_lite.conductor.handlers import cluster_conductor
-from magnum_lite.conductor.handlers.common import cert_manager
 from magnum_lite.db import api as db_api
-from magnum_lite.drivers.common import driver as driver_mod
+from magnum_lite.drivers import loader
 from magnum_lite.service import periodic
 
 pytestmark = pytest.mark.unit
@@ -52,9 +52,7 @@ class FakeDriver:
 @pytest.fixture
 def fake_driver(monkeypatch, magnum_db):
     fake = FakeDriver()
-    monkeypatch.setattr(
-        driver_mod.Driver, "get_driver_for_cluster", classmethod(lambda cls, ctx, c: fake)
-    )
+    monkeypatch.setattr(loader, "get_driver_for_cluster", lambda ctx, c: fake)
     return fake
 
 

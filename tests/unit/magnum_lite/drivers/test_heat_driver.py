@@ -113,12 +113,12 @@ def test_create_sends_what_template_utils_makes(heat, k8s):
 
 
 def test_warm_up_parses_the_tree_before_the_first_cluster(heat, k8s, monkeypatch):
-    """The conductor's start (drivers.common.driver.warm_up) parses each Heat driver's
+    """The conductor's start (drivers.loader.warm_up) parses each Heat driver's
     template tree; the first create then parses only its environment files, and the
     tree's own files are not changed by a stack's environments."""
     from heatclient.common import template_utils
 
-    from magnum_lite.drivers.common import driver as common_driver
+    from magnum_lite.drivers import loader
 
     heat_driver._template_tree.cache_clear()
     heat_driver._template_contents.cache_clear()
@@ -131,7 +131,7 @@ def test_warm_up_parses_the_tree_before_the_first_cluster(heat, k8s, monkeypatch
         return parse(template_file, *args, **kwargs)
 
     monkeypatch.setattr(template_utils, "get_template_contents", counting)
-    common_driver.warm_up()
+    loader.warm_up()
     tree_path = k8s.get_template_definition().template_path
     assert parsed == [tree_path]
     _template, tree_files = heat_driver._template_tree(tree_path)

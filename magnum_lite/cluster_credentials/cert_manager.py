@@ -77,7 +77,7 @@ def delete_cert(context, cert_ref):
         LOG.info("Certificate %s was already deleted", cert_ref)
 
 
-# -- what the conductor calls -------------------------------------------------------------
+# -- what the conductor and the drivers call --------------------------------------------
 
 
 def _ca_name(cluster):

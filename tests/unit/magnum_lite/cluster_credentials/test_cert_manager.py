@@ -8,8 +8,8 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from cryptography.x509.oid import NameOID
 
+from magnum_lite.cluster_credentials import cert_manager
 from magnum_lite.common import exception, x509
-from magnum_lite.conductor.handlers.common import cert_manager
 from magnum_lite.conf import CONF
 from magnum_lite.objects import x509keypair
 
