@@ -16,6 +16,7 @@ import json
 import time
 
 from heat_lite.common import exception
+from heat_lite.conf import CONF
 from heat_lite.engine import constraints, environment, properties, templates
 from heat_lite.engine.resources.openstack.heat import stack_resource
 from heat_lite.engine.scaling import rolling_update
@@ -133,8 +134,20 @@ class ResourceGroup(stack_resource.StackResource):
         return blacklist
 
     def _member_names(self, blacklist, size=None):
+        size = self.properties["count"] if size is None else size
+        self._check_size(size)
         names = (str(i) for i in itertools.count() if str(i) not in blacklist)
-        return list(itertools.islice(names, self.properties["count"] if size is None else size))
+        return list(itertools.islice(names, size))
+
+    def _check_size(self, size):
+        """A group of more members than max_resources_per_stack is refused before any of
+        them is built. Heat refuses it too (Maximum resources per stack exceeded, the
+        group's action failing), once it has built the child's whole template: a count of
+        10**9 took gigabytes first. The tree's full budget (check_resource_budget) is
+        checked on the child's template, which is then at most the limit's size."""
+        limit = CONF.max_resources_per_stack
+        if limit != -1 and size > limit:
+            raise exception.resource_limit_exceeded()
 
     def _member_definition(self, index):
         rdef = self.properties["resource_def"]
@@ -171,6 +184,7 @@ class ResourceGroup(stack_resource.StackResource):
         count = self.get_size() if batch else None
         if not count:
             return super().handle_create()
+        self._check_size(count)
         self._update_blacklist()
         batches = list(rolling_update.get_batches(count, 0, batch[MAX_BATCH_SIZE], 0))
         return self._start_batches(batches, batch[PAUSE_TIME])
@@ -183,6 +197,7 @@ class ResourceGroup(stack_resource.StackResource):
     def handle_update(self, new_defn, prop_diff):
         rolling = self._policy(ROLLING_UPDATE)
         if rolling and "resource_def" in prop_diff:
+            self._check_size(self.get_size())
             blacklist = self._update_blacklist()
             members = [n for n, _snippet in self._stored_members() if n not in blacklist]
             batches = list(
