@@ -6,6 +6,7 @@ the group's action fails. A count of 10**9 took gigabytes before."""
 
 import pytest
 
+from heat_lite.common import exception
 from tests.fixtures import inprocess
 
 pytestmark = pytest.mark.functional
@@ -104,3 +105,9 @@ def test_a_group_updated_past_the_limit_fails_its_update_keeping_its_members(hea
     ]
     members = heat.client.list_stack_resources(heat.ctx, child)
     assert sorted(m["resource_name"] for m in members) == ["0", "1"]
+
+
+def test_a_group_past_the_limit_is_refused_by_a_preview(heat):
+    with pytest.raises(exception.RequestLimitExceeded) as err:
+        heat.client.preview_stack(heat.ctx, "huge", _group(HUGE), {}, {}, {})
+    assert str(err.value) == LIMIT
