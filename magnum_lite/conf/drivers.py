@@ -9,7 +9,11 @@ opts = [
         "default_driver",
         help="Driver of a template that names none and whose image has no magnum_driver.",
     ),
-    cfg.ListOpt("disabled_drivers", default=[], help="Driver entry-point names not to load."),
+    cfg.ListOpt(
+        "disabled_drivers",
+        default=[],
+        help="Names of drivers (magnum_lite/drivers/registry.py) not to load.",
+    ),
     cfg.BoolOpt("verify_ca", default=True, help="Verify TLS of the cluster API endpoints."),
 ]
 
