@@ -152,8 +152,8 @@ def _service_cloud(where):
     """The process's Connection as magnum's service user (noauth mode), made again when
     the plugin (forget_service_auth) or the endpoint options change. openstacksdk builds
     a service's proxy on a Connection's first use of it (its service-type data
-    deep-copied, the catalog searched): per request that was a quarter of magnum-api's
-    CPU for a cluster create."""
+    deep-copied, the catalog searched), a quarter of magnum-api's CPU for a cluster
+    create were it made per request."""
     global _service_cloud_slot
     auth = keystone.service_auth()
     key = (auth, tuple(sorted(where.items())))

@@ -48,8 +48,8 @@ def http_session():
     """The process's one requests session, under every keystoneauth session made here:
     a pool of POOL_MAXSIZE sockets per endpoint, kept-alive (keystoneauth's adapter,
     ``[keystone_auth]`` tls_ciphers and tls_min_version), and no cookies (callers of
-    every identity share it). A session per request held a socket each to the cloud
-    until the garbage collector found it (issue 29)."""
+    every identity share it): a session of its own per request would hold a socket to
+    the cloud until the garbage collector found it."""
     with _lock:
         if not _http:
             opts = CONF[CFG_GROUP]

@@ -236,7 +236,7 @@ class ClustersController(rest.RestController):
         # stored before the 202 (the template's foreign key checked in the same insert):
         # a template delete or a cluster delete that follows sees the cluster. The quota is
         # counted again there, under the project's lock: check_quota above is Magnum's
-        # early answer, which creates running side by side all pass (issue 29)
+        # early answer, which creates running side by side would all pass
         new_cluster.create(
             nodegroups=objects.nodegroup.default_nodegroups(
                 context, new_cluster, master_count, node_count
