@@ -2,6 +2,7 @@
 
 import contextlib
 import json
+import time
 
 import pytest
 import yaml
@@ -531,3 +532,77 @@ def test_provider_template_using_the_type_it_stands_in_for(heat):
     assert stack["stack_status_reason"] == "Stack CREATE completed successfully"
     [output] = stack["outputs"]
     assert len(output["output_value"]) == 12
+
+
+_INNER = {
+    "heat_template_version": "2018-08-31",
+    "resources": {"v": {"type": "OS::Heat::Value", "properties": {"value": "x"}}},
+}
+
+
+def _orphan(heat, parent, name):
+    """A child stack made for resource ``name`` of ``parent`` that no resource records,
+    as a worker killed between the child's create and resource_id_set leaves one."""
+    ident = heat.client.create_stack(
+        heat.ctx,
+        "%s-%s-orphan" % (parent["stack_name"], name),
+        _INNER,
+        {},
+        {},
+        {"disable_rollback": True},
+        owner_id=parent["stack_id"],
+        nested_depth=1,
+        parent_resource_name=name,
+    )
+    assert _wait(heat, ident, DONE)["stack_status"] == "COMPLETE"
+    return ident["stack_id"]
+
+
+def _live(stack_id):
+    row = db_api.stack_get(stack_id)
+    return row is not None and row.deleted_at is None
+
+
+def test_a_child_its_resource_did_not_record_is_deleted_with_it(heat):
+    tmpl = _template(
+        {"st": {"type": "OS::Heat::Stack", "properties": {"template": yaml.safe_dump(_INNER)}}}
+    )
+    ident = heat.client.create_stack(heat.ctx, "orph", tmpl, {}, {}, {})
+    assert _wait(heat, ident, DONE)["stack_status"] == "COMPLETE"
+    recorded = _resources(heat, ident)["st"]["physical_resource_id"]
+    orphan = _orphan(heat, ident, "st")
+    other = _orphan(heat, ident, "another-name")  # not st's: left alone by st's delete
+    heat.client.delete_stack(heat.ctx, ident)
+    _wait(heat, ident, {"DELETE_COMPLETE", "DELETE_FAILED"})
+    deadline = time.monotonic() + 30
+    while _live(orphan) or _live(recorded):
+        assert time.monotonic() < deadline, (_live(orphan), _live(recorded))
+        time.sleep(0.05)
+    assert _live(other)
+
+
+def test_a_create_taken_over_adopts_the_child_an_earlier_try_made(heat):
+    """The takeover of a nested stack resource's create (its worker was killed after it
+    made the child): the child is taken, not made a second time."""
+    tmpl = _template(
+        {
+            "first": {"type": "OS::Heat::Value", "properties": {"value": "1"}},
+            "st": {
+                "type": "OS::Heat::Stack",
+                "depends_on": ["first"],
+                "properties": {"template": yaml.safe_dump(_INNER)},
+            },
+        }
+    )
+    # the parent made with st's child already there (the earlier try's), then updated
+    # to st: the create of st finds the unrecorded child
+    base = _template({"first": {"type": "OS::Heat::Value", "properties": {"value": "1"}}})
+    ident = heat.client.create_stack(heat.ctx, "adopt", base, {}, {}, {})
+    assert _wait(heat, ident, DONE)["stack_status"] == "COMPLETE"
+    orphan = _orphan(heat, ident, "st")
+    heat.client.update_stack(heat.ctx, ident, tmpl, {}, {}, {})
+    stack = _wait(heat, ident, {"UPDATE_COMPLETE", "UPDATE_FAILED"})
+    assert stack["stack_status"] == "COMPLETE", stack["stack_status_reason"]
+    assert _resources(heat, ident)["st"]["physical_resource_id"] == orphan
+    children = db_api.stack_get_all(filters={"owner_id": ident["stack_id"]}, show_nested=True)
+    assert [c.id for c in children] == [orphan]

@@ -12,6 +12,7 @@ files; its parameters are the resource's own. Attributes are the child's outputs
 
 import copy
 import json
+import logging
 import re
 import urllib.parse
 
@@ -20,6 +21,8 @@ from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
 from heat_lite.engine import environment, hooks, properties, resource, templates
 from heat_lite.rpc import api as rpc_api
+
+LOG = logging.getLogger(__name__)
 
 P = properties.Schema
 
@@ -254,10 +257,31 @@ class StackResource(NestedValidation, resource.Resource):
     def handle_create(self):
         return self.create_with_template(self.child_template())
 
+    def _unrecorded_children(self):
+        """Live child stacks made for this resource's name that no resource of the parent
+        records: a worker killed between the child's create and resource_id_set left one
+        (the takeover, or the delete, finds it here)."""
+        children = db_api.stack_get_all(
+            filters={"owner_id": self.stack.id, "parent_resource_name": self.name},
+            show_nested=True,
+        )
+        mine = [
+            c for c in children if c.parent_resource_name == self.name and c.id != self.resource_id
+        ]
+        if not mine:  # (the common case: no other child than the one this resource records)
+            return []
+        recorded = {r.nova_instance for r in db_api.resource_get_all_by_stack(self.stack.id)}
+        return [c for c in mine if c.id not in recorded]
+
     def create_with_template(self, child_template):
-        """Create the child stack from ``child_template``; returns its id."""
+        """Create the child stack from ``child_template``; returns its id. A child an
+        earlier try made but could not record (its worker was killed) is taken instead."""
         self._check_depth()
         self.check_resource_budget(_template(child_template))
+        for orphan in self._unrecorded_children():
+            LOG.info("%s takes the child stack %s an earlier try made", self.name, orphan.id)
+            self.resource_id_set(orphan.id)
+            return orphan.id
         ident = self._client().create_stack(
             self.stack.context,
             self.physical_resource_name(),
@@ -353,6 +377,12 @@ class StackResource(NestedValidation, resource.Resource):
         return self._check_child(rpc_api.UPDATE)
 
     def handle_delete(self):
+        for orphan in self._unrecorded_children():
+            LOG.info("%s deletes the child stack %s it did not record", self.name, orphan.id)
+            try:
+                self._client().delete_stack(self.stack.context, self._child_identity(orphan))
+            except exception.EntityNotFound:
+                pass
         row = self._child_row()
         if row is None:
             return None
