@@ -1,4 +1,5 @@
-"""heat-lite-engine: the stack lifecycle RPC server (topic ``engine``)."""
+"""heat-lite-engine: the stack lifecycle RPC server (topic ``engine``), serving the
+engine's endpoints (heat_lite.engine.service.endpoints), and the convergence watchdog."""
 
 import eventlet
 
@@ -14,7 +15,8 @@ from heat_lite.engine import clients, resources, service  # noqa: E402
 @common.console_script
 def main(argv=None):
     conf = common.prepare(sys.argv[1:] if argv is None else argv, "heat-lite-engine", __doc__)
-    engine = service.EngineService(conf.host, str(uuid.uuid4()))
+    engine_id = str(uuid.uuid4())
+    engine = service.EngineService(conf.host, engine_id, endpoints=service.endpoints(engine_id))
     clients.load_plugins()
     resources.initialise()
     engine.start()

@@ -1,16 +1,22 @@
-"""EngineService: the RPC endpoint of topic ``engine`` (version 1.36).
+"""The engine: the RPC server of topic ``engine`` (version 1.36) and its stack endpoint.
+
+The server's endpoints are plain classes, one per family of calls, listed by
+``endpoints()`` (heat-lite-engine passes them explicitly): StackMethods here (list, show,
+create, update, delete), InfoMethods (service_info), ResourceMethods (service_resources),
+ActionMethods (service_actions), SoftwareMethods (service_software) and SnapshotMethods
+(service_snapshots). They share stack_loader (a stack by its identity, the stack a
+request asks for), not each other.
 
 Each method checks what it must synchronously, stores state, and returns; long work
 (a traversal) runs in the background and in the workers. Business errors are declared
 as expected so they cross RPC to the API without traceback noise.
 
-    service = EngineService(host='h', engine_id='e1')
-    service.start()
+    engine = EngineService(host='h', engine_id='e1', endpoints=endpoints('e1'))
+    engine.start()
 """
 
 import logging
 import re
-import uuid
 
 import oslo_messaging
 
@@ -19,7 +25,6 @@ from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
 from heat_lite.engine import (
     api,
-    environment,
     liveness,
     recovery,
     service_actions,
@@ -27,12 +32,12 @@ from heat_lite.engine import (
     service_resources,
     service_snapshots,
     service_software,
+    stack_loader,
     templates,
     threads,
     worker,
 )
 from heat_lite.engine import stack as parser
-from heat_lite.engine import template as tmpl_mod
 from heat_lite.engine.clients.rest import session
 from heat_lite.rpc import api as rpc_api
 
@@ -40,31 +45,49 @@ LOG = logging.getLogger(__name__)
 
 expected = oslo_messaging.expected_exceptions(exception.HeatException)
 
-STACK_NAME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9_.-]{0,254}$")
+STACK_NAME_RE = stack_loader.STACK_NAME_RE  # (the API tests' fake engine checks with it)
 UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
 # a delete loses its compare-and-swap only to a traversal started after the stack was
 # loaded; it then supersedes that one (a few times at most, or 409 as a lock would)
 _DELETE_ATTEMPTS = 3
 
 
-class EngineService(
-    service_info.InfoMethods,
-    service_resources.ResourceMethods,
-    service_actions.ActionMethods,
-    service_software.SoftwareMethods,
-    service_snapshots.SnapshotMethods,
-):
-    """Stacks here; read-only info methods in service_info, resources and events in
-    service_resources, stack actions (suspend, resume, check, cancel) in service_actions,
-    software configs and deployments in service_software, snapshots and restore in
-    service_snapshots."""
+def endpoints(engine_id):
+    """The endpoint objects of the RPC server on topic ``engine``: every method of the
+    engine's RPC API is one of theirs (their names do not overlap)."""
+    return [
+        StackMethods(),
+        service_info.InfoMethods(),
+        service_resources.ResourceMethods(),
+        service_actions.ActionMethods(engine_id),
+        service_software.SoftwareMethods(),
+        service_snapshots.SnapshotMethods(),
+    ]
+
+
+_default_endpoints = endpoints  # (EngineService's, when it is given none)
+
+
+def endpoint_method(name):
+    """The function that serves RPC method ``name`` (None if none does), as the server
+    dispatches it: the first endpoint class that has it."""
+    for endpoint in endpoints(None):
+        if not name.startswith("_") and hasattr(type(endpoint), name):
+            return getattr(type(endpoint), name)
+    return None
+
+
+class EngineService:
+    """heat-lite-engine's service: its registration (service row, listener), the RPC
+    server of topic ``engine`` on ``endpoints`` (default: endpoints(engine_id)) and the
+    convergence watchdog."""
 
     RPC_API_VERSION = rpc_api.ENGINE_RPC_VERSION
-    target = oslo_messaging.Target(version=RPC_API_VERSION)
 
-    def __init__(self, host, engine_id):
+    def __init__(self, host, engine_id, endpoints=None):
         self.host = host
         self.engine_id = engine_id
+        self.endpoints = endpoints if endpoints is not None else _default_endpoints(engine_id)
         self._rpc_server = None
         self._registration = liveness.Registration(
             host, engine_id, "heat-engine", rpc_api.ENGINE_TOPIC
@@ -80,7 +103,7 @@ class EngineService(
             topic=rpc_api.ENGINE_TOPIC, server=self.host, version=self.RPC_API_VERSION
         )
         self._registration.start()
-        self._rpc_server = messaging.get_rpc_server(target, [self])
+        self._rpc_server = messaging.get_rpc_server(target, self.endpoints)
         self._rpc_server.start()
         LOG.info("heat-lite-engine %s listening on topic %s", self.engine_id, rpc_api.ENGINE_TOPIC)
         self._watchdog.start()
@@ -94,24 +117,11 @@ class EngineService(
             self._rpc_server = None
         self._registration.stop()
 
-    # -- lookups ---------------------------------------------------------------------------
 
-    def _get_stack_row(self, cnxt, stack_identity, show_deleted=False):
-        stack_id = stack_identity.get("stack_id")
-        row = db_api.stack_get(stack_id, show_deleted=show_deleted) if stack_id else None
-        name = stack_identity.get("stack_name")
-        if row is None:
-            raise exception.EntityNotFound(entity="Stack", name=name)
-        if not cnxt.is_admin and cnxt.project_id not in (row.tenant, row.stack_user_project_id):
-            raise exception.EntityNotFound(entity="Stack", name=name)
-        if stack_identity.get("path") or row.name != name:
-            raise exception.EntityNotFound(entity="Stack", name=name)
-        return row
+class StackMethods:
+    """Stacks: identify, list, count, show, create, update, delete."""
 
-    def _load_stack(self, cnxt, stack_identity, show_deleted=False):
-        row = self._get_stack_row(cnxt, stack_identity, show_deleted)
-        tags = db_api.stack_tags_get([row.id]).get(row.id)
-        return parser.Stack.load(cnxt, row=row, tags=tags)
+    target = oslo_messaging.Target(version=rpc_api.ENGINE_RPC_VERSION)
 
     @expected
     def identify_stack(self, cnxt, stack_name):
@@ -158,7 +168,7 @@ class EngineService(
 
     @expected
     def show_stack(self, cnxt, stack_identity, resolve_outputs=True):
-        stack = self._load_stack(cnxt, stack_identity, show_deleted=True)
+        stack = stack_loader.load_stack(cnxt, stack_identity, show_deleted=True)
         outputs = None
         if resolve_outputs and not (
             stack.action == rpc_api.DELETE and stack.status == rpc_api.COMPLETE
@@ -207,7 +217,7 @@ class EngineService(
             new_params = dict((adopt_data.get("environment") or {}).get("parameters") or {})
             new_params.update((params or {}).get("parameters") or {})
             params = dict(params or {}, parameters=new_params)
-        stack = self._parse_template_and_validate_stack(
+        stack = stack_loader.new_stack(
             cnxt,
             stack_name,
             template,
@@ -229,79 +239,9 @@ class EngineService(
             action=rpc_api.ADOPT if adopt_data else rpc_api.CREATE,
             adopt_stack_data=adopt_data,
             new=True,
-            max_stacks=self._stack_limit(cnxt, owner_id),
+            max_stacks=stack_loader.stack_limit(cnxt, owner_id),
         )
         return dict(stack.identifier())
-
-    def _parse_template_and_validate_stack(
-        self,
-        cnxt,
-        stack_name,
-        template,
-        params,
-        files,
-        args,
-        environment_files=None,
-        owner_id=None,
-        nested_depth=0,
-        stack_user_project_id=None,
-        parent_resource_name=None,
-    ):
-        """The new stack (not stored yet) of create_stack and preview_stack, validated."""
-        args = args or {}
-        if owner_id is None and not STACK_NAME_RE.match(stack_name or ""):
-            raise exception.StackValidationFailed(
-                message=(
-                    'Invalid stack name %s must contain only alphanumeric or "_-." characters, '
-                    "must start with alpha and must be 255 characters or less." % stack_name
-                )
-            )
-        if db_api.stack_get_by_name(cnxt.project_id, stack_name) is not None:
-            raise exception.StackExists(stack_name=stack_name)
-        self._check_stack_limit(cnxt, owner_id)
-        env = environment.merge(params, files or {}, environment_files)
-        tmpl = tmpl_mod.Template(template, files=files or {}, env=env)
-        environment.register_template_types(env, tmpl)
-        self._check_resource_limit(tmpl)
-        stack = parser.Stack(
-            cnxt,
-            stack_name,
-            tmpl,
-            action=rpc_api.CREATE,
-            status=rpc_api.IN_PROGRESS,
-            timeout_mins=args.get(rpc_api.PARAM_TIMEOUT) or None,
-            disable_rollback=_bool(args.get(rpc_api.PARAM_DISABLE_ROLLBACK, True)),
-            owner_id=owner_id,
-            nested_depth=nested_depth,
-            tags=_tags(args.get("tags")),
-            parent_resource_name=parent_resource_name,
-            stack_user_project_id=stack_user_project_id,
-            current_traversal=str(uuid.uuid4()),
-            # the id exists before the row does, so OS::stack_id/OS::stack_name resolve
-            stack_id=str(uuid.uuid4()),
-        )
-        stack.validate()
-        return stack
-
-    @staticmethod
-    def _stack_limit(cnxt, owner_id):
-        """max_stacks_per_tenant if it applies to this create (not nested, not admin)."""
-        limit = CONF.max_stacks_per_tenant
-        if owner_id is not None or cnxt.is_admin or limit < 0:
-            return None
-        return limit
-
-    def _check_stack_limit(self, cnxt, owner_id):
-        """Fail early; the insert counts again under a lock (db_api.stack_create)."""
-        limit = self._stack_limit(cnxt, owner_id)
-        if limit is not None and db_api.stack_count_all(cnxt.project_id) >= limit:
-            raise exception.stack_limit_exceeded(limit)
-
-    @staticmethod
-    def _check_resource_limit(tmpl):
-        limit = CONF.max_resources_per_stack
-        if limit != -1 and len(tmpl.resource_names()) > limit:
-            raise exception.resource_limit_exceeded()
 
     @expected
     def update_stack(
@@ -326,67 +266,33 @@ class EngineService(
                  and validation errors of create_stack
         """
         args = args or {}
-        stack = self._load_stack(cnxt, stack_identity)
-        tmpl, _updated = self._updated_stack(
+        stack = stack_loader.load_stack(cnxt, stack_identity)
+        tmpl, _updated = stack_loader.updated_stack(
             cnxt, stack, template, params, files, args, environment_files
         )
         stack.update_settings(
             timeout_mins=args.get(rpc_api.PARAM_TIMEOUT) or stack.timeout_mins,
-            disable_rollback=_bool(
+            disable_rollback=stack_loader.as_bool(
                 args.get(rpc_api.PARAM_DISABLE_ROLLBACK, stack.disable_rollback)
             ),
             # as Heat: PATCH keeps the tags, PUT without tags drops them
-            tags=_tags(args["tags"])
+            tags=stack_loader.as_tags(args["tags"])
             if "tags" in args
             else (stack.tags if args.get(rpc_api.PARAM_EXISTING) else None),
         )
         templates.store(tmpl)
         stack.converge_stack(
-            tmpl, action=rpc_api.UPDATE, converge=_bool(args.get(rpc_api.PARAM_CONVERGE, False))
+            tmpl,
+            action=rpc_api.UPDATE,
+            converge=stack_loader.as_bool(args.get(rpc_api.PARAM_CONVERGE, False)),
         )
         return dict(stack.identifier())
-
-    def _updated_stack(self, cnxt, stack, template, params, files, args, environment_files):
-        """(template, validated Stack) an update of ``stack`` would converge to; PATCH
-        (``args['existing']``) amends the stack's template, files and environment.
-
-        :raises: NotSupported while the stack is suspended or deleted
-        """
-        if stack.action in (rpc_api.SUSPEND, rpc_api.DELETE):
-            state = "suspended" if stack.action == rpc_api.SUSPEND else "deleted"
-            raise exception.NotSupported(feature="Updating a stack when it is %s" % state)
-        files = files or {}
-        if args.get(rpc_api.PARAM_EXISTING):
-            template = template or stack.t.t
-            files = dict(stack.t.files or {}, **files)
-            env = environment.merge(
-                params,
-                files,
-                environment_files,
-                base=stack.env,
-                clear_parameters=args.get("clear_parameters"),
-            )
-        else:
-            env = environment.merge(params, files, environment_files)
-        tmpl = tmpl_mod.Template(template, files=files, env=env)
-        if args.get(rpc_api.PARAM_EXISTING):
-            # as Heat: the parameters the resulting template does not declare are dropped
-            declared = tmpl.param_schemata()
-            for name in [n for n in env[environment.PARAMETERS] if n not in declared]:
-                del env[environment.PARAMETERS][name]
-        environment.register_template_types(env, tmpl)
-        self._check_resource_limit(tmpl)
-        updated = parser.Stack(
-            cnxt, stack.name, tmpl, stack_id=stack.id, tenant=stack.tenant, username=stack.username
-        )
-        updated.validate()
-        return tmpl, updated
 
     @expected
     def delete_stack(self, cnxt, stack_identity):
         """Start the DELETE traversal: converge to an empty template."""
         for _attempt in range(_DELETE_ATTEMPTS):
-            stack = self._load_stack(cnxt, stack_identity)
+            stack = stack_loader.load_stack(cnxt, stack_identity)
             if stack.action == rpc_api.DELETE and stack.status == rpc_api.COMPLETE:
                 # deleted, but the row is still live: soft-delete it again, as Heat does
                 threads.spawn(stack.purge_db)
@@ -403,17 +309,3 @@ def _translated(query):
     if query.get("filters"):
         query = dict(query, filters=api.translate_filters(query["filters"]))
     return query
-
-
-def _bool(value):
-    if isinstance(value, str):
-        return value.lower() in ("true", "1", "yes", "on")
-    return bool(value)
-
-
-def _tags(value):
-    if not value:
-        return None
-    if isinstance(value, str):
-        return [t.strip() for t in value.split(",") if t.strip()]
-    return list(value)

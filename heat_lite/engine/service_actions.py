@@ -1,7 +1,7 @@
 """The engine's stack action RPC methods: suspend, resume, check and cancelling an update
 (docs/rpc-and-convergence.md §4.2, §4.14, §4.17).
 
-EngineService inherits ``ActionMethods``, so these are endpoints of topic ``engine``. Each
+``ActionMethods`` is an endpoint of topic ``engine`` (heat_lite.engine.service). Each
 starts a traversal of the stack's current template (the workers do the rest, see
 check_resource._act) or, for a cancel, rolls back / stops the running one.
 
@@ -14,33 +14,39 @@ import oslo_messaging
 from heat_lite.common import exception
 from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
-from heat_lite.engine import check_resource, hooks, templates, threads, worker
+from heat_lite.engine import check_resource, hooks, stack_loader, templates, threads, worker
 from heat_lite.rpc import api as rpc_api
 
 expected = oslo_messaging.expected_exceptions(exception.HeatException)
 
 
 class ActionMethods:
-    """Stack action endpoint methods, mixed into EngineService (uses its ``_load_stack``)."""
+    """Stack action endpoint methods; ``engine_id`` is the engine's (a resource marked
+    unhealthy is locked under it)."""
+
+    target = oslo_messaging.Target(version=rpc_api.ENGINE_RPC_VERSION)
+
+    def __init__(self, engine_id):
+        self.engine_id = engine_id
 
     @expected
     def stack_suspend(self, cnxt, stack_identity):
         """Suspend the resources in reverse dependency order (no-op if already suspended)."""
-        stack = self._load_stack(cnxt, stack_identity)
+        stack = stack_loader.load_stack(cnxt, stack_identity)
         if (stack.action, stack.status) != (rpc_api.SUSPEND, rpc_api.COMPLETE):
             stack.converge_stack(stack.t, action=rpc_api.SUSPEND)
 
     @expected
     def stack_resume(self, cnxt, stack_identity):
         """Resume the resources in dependency order (no-op if already resumed)."""
-        stack = self._load_stack(cnxt, stack_identity)
+        stack = stack_loader.load_stack(cnxt, stack_identity)
         if (stack.action, stack.status) != (rpc_api.RESUME, rpc_api.COMPLETE):
             stack.converge_stack(stack.t, action=rpc_api.RESUME)
 
     @expected
     def stack_check(self, cnxt, stack_identity):
         """Check every resource against reality (CHECK traversal)."""
-        stack = self._load_stack(cnxt, stack_identity)
+        stack = stack_loader.load_stack(cnxt, stack_identity)
         stack.converge_stack(stack.t, action=rpc_api.CHECK)
 
     @expected
@@ -50,7 +56,7 @@ class ActionMethods:
         :raises: NotSupported unless the stack is UPDATE_IN_PROGRESS (or, without
                  rollback, CREATE_IN_PROGRESS)
         """
-        stack = self._load_stack(cnxt, stack_identity)
+        stack = stack_loader.load_stack(cnxt, stack_identity)
         allowed = (rpc_api.UPDATE,) if cancel_with_rollback else (rpc_api.UPDATE, rpc_api.CREATE)
         if stack.status != rpc_api.IN_PROGRESS or stack.action not in allowed:
             state = "%s_%s" % (stack.action, stack.status)
@@ -72,7 +78,7 @@ class ActionMethods:
         """
         if not CONF.enable_stack_abandon:
             raise exception.NotSupported(feature="Stack Abandon")
-        stack = self._load_stack(cnxt, stack_identity)
+        stack = stack_loader.load_stack(cnxt, stack_identity)
         info = stack.prepare_abandon()
         if abandon:
             with worker.cancelling_running(stack):
@@ -97,7 +103,7 @@ class ActionMethods:
         :raises: ResourceActionNotSupported for a type without a signal handler;
                  InvalidBreakPointHook for an unset_hook naming no hook that is set
         """
-        stack = self._load_stack(cnxt, stack_identity)
+        stack = stack_loader.load_stack(cnxt, stack_identity)
         rsrc = self._load_resource(cnxt, stack, _find_resource_row(stack, resource_name))
         if hooks.check_unset(rsrc, details):
             # ``openstack stack hook clear``: handled here, never by the plugin
@@ -123,7 +129,7 @@ class ActionMethods:
         """
         if not isinstance(mark_unhealthy, bool):
             raise exception.Invalid(reason="mark_unhealthy is not a boolean")
-        stack = self._load_stack(cnxt, stack_identity)
+        stack = stack_loader.load_stack(cnxt, stack_identity)
         row = _find_resource_row(stack, resource_name)
         reason = resource_status_reason or "state changed by resource_mark_unhealthy api"
         if mark_unhealthy and row.action != rpc_api.DELETE:

@@ -2,9 +2,8 @@
 outputs; stack preview; resource types; template versions and functions; template
 validation; services and revision. None of them stores anything.
 
-EngineService inherits ``InfoMethods``, so these are endpoints of topic ``engine`` like
-its own methods; the helpers they use (``_get_stack_row``, ``_load_stack``,
-``_check_resource_limit``) are EngineService's.
+``InfoMethods`` is an endpoint of topic ``engine`` (heat_lite.engine.service.endpoints);
+it finds and builds stacks with heat_lite.engine.stack_loader.
 
     engine.resource_schema(ctx, 'OS::Heat::RandomString')
     -> {'resource_type': ..., 'properties': {...}, 'attributes': {...}, 'support_status': {...}}
@@ -30,6 +29,7 @@ from heat_lite.engine import (
     properties,
     resources,
     service_resources,
+    stack_loader,
     templates,
     update,
 )
@@ -61,18 +61,20 @@ USER_ENV_SECTIONS = (
 
 
 class InfoMethods:
-    """Read-only endpoint methods, mixed into EngineService."""
+    """Read-only endpoint methods."""
+
+    target = oslo_messaging.Target(version=rpc_api.ENGINE_RPC_VERSION)
 
     # -- one stack: template, environment, files, outputs ---------------------------------
 
     @expected
     def get_template(self, cnxt, stack_identity):
-        return self._load_stack(cnxt, stack_identity, show_deleted=True).t.t
+        return stack_loader.load_stack(cnxt, stack_identity, show_deleted=True).t.t
 
     @expected
     def get_environment(self, cnxt, stack_identity):
         """The stored environment; values of hidden parameters become ``******``."""
-        row = self._get_stack_row(cnxt, stack_identity, show_deleted=True)
+        row = stack_loader.stack_row(cnxt, stack_identity, show_deleted=True)
         tmpl = templates.load(row.raw_template_id)
         schemata = tmpl.param_schemata()
         env = copy.deepcopy(tmpl.env or {})
@@ -85,13 +87,13 @@ class InfoMethods:
 
     @expected
     def get_files(self, cnxt, stack_identity):
-        row = self._get_stack_row(cnxt, stack_identity, show_deleted=True)
+        row = stack_loader.stack_row(cnxt, stack_identity, show_deleted=True)
         return dict(templates.load(row.raw_template_id).files)
 
     @expected
     def list_outputs(self, cnxt, stack_identity):
         """Keys and descriptions, no values."""
-        stack = self._load_stack(cnxt, stack_identity)
+        stack = stack_loader.load_stack(cnxt, stack_identity)
         return [
             {"output_key": o.name, "description": o.description()}
             for o in stack.t.outputs(stack).values()
@@ -100,7 +102,7 @@ class InfoMethods:
     @expected
     def show_output(self, cnxt, stack_identity, output_key):
         """One output with its value (or ``output_error``); NotFound for an unknown key."""
-        stack = self._load_stack(cnxt, stack_identity)
+        stack = stack_loader.load_stack(cnxt, stack_identity)
         outputs = stack.t.outputs(stack)
         if output_key not in outputs:
             raise exception.NotFound("Specified output key %s not found." % output_key)
@@ -121,7 +123,7 @@ class InfoMethods:
         files_container=None,
     ):
         """The stack and resources create_stack would make (validated as it does), unstored."""
-        stack = self._parse_template_and_validate_stack(
+        stack = stack_loader.new_stack(
             cnxt, stack_name, template, params, files, args, environment_files
         )
         stack.id = None  # a preview is never stored: Heat shows its id as "None"
@@ -151,8 +153,8 @@ class InfoMethods:
 
         :raises: the errors of update_stack; nothing is changed
         """
-        stack = self._load_stack(cnxt, stack_identity)
-        _tmpl, updated = self._updated_stack(
+        stack = stack_loader.load_stack(cnxt, stack_identity)
+        _tmpl, updated = stack_loader.updated_stack(
             cnxt, stack, template, params, files, args or {}, environment_files
         )
         rows = [
@@ -166,7 +168,9 @@ class InfoMethods:
         result = {}
         for kind, names in update.preview(stack, by_name, updated).items():
             if kind in (update.UPDATED, update.DELETED):
-                result[kind] = [self._resource_detail(cnxt, stack, rows, by_name[n]) for n in names]
+                result[kind] = [
+                    service_resources.resource_detail(cnxt, stack, rows, by_name[n]) for n in names
+                ]
             else:
                 result[kind] = [new[n] for n in names]
         for info in new.values():
@@ -277,7 +281,7 @@ class InfoMethods:
         environment.register_template_types(tmpl.env, tmpl)
         try:
             tmpl.validate()
-            self._check_resource_limit(tmpl)
+            stack_loader.check_resource_limit(tmpl)
         except Exception as ex:
             return {"Error": str(ex)}
         stack = parser.Stack(cnxt, "dummy", tmpl)

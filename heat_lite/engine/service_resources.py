@@ -1,7 +1,7 @@
 """The engine's resource and event RPC methods: resource list (with nested_depth) and
 show, and the stack's events (docs/heat-api.md §4.3, §4.4).
 
-EngineService inherits ``ResourceMethods``, so these are endpoints of topic ``engine``;
+``ResourceMethods`` is an endpoint of topic ``engine`` (heat_lite.engine.service);
 they read the database and format with heat_lite.engine.api.
 
     engine.list_stack_resources(ctx, identity, nested_depth=2)
@@ -16,8 +16,9 @@ import oslo_messaging
 from heat_lite.common import exception, identifier, messaging
 from heat_lite.conf import CONF
 from heat_lite.db import api as db_api
-from heat_lite.engine import api, templates
+from heat_lite.engine import api, stack_loader, templates
 from heat_lite.engine import stack as parser
+from heat_lite.rpc import api as rpc_api
 
 expected = oslo_messaging.expected_exceptions(exception.HeatException)
 
@@ -26,22 +27,16 @@ _YIELD_EVERY = 100
 
 
 class ResourceMethods:
-    """Resource and event endpoint methods, mixed into EngineService (uses its
-    ``_load_stack``)."""
+    """Resource and event endpoint methods."""
+
+    target = oslo_messaging.Target(version=rpc_api.ENGINE_RPC_VERSION)
 
     @expected
     def list_stack_resources(
         self, cnxt, stack_identity, nested_depth=0, with_detail=False, filters=None
     ):
-        stack = self._load_stack(cnxt, stack_identity, show_deleted=True)
-        return self._list(cnxt, stack, nested_depth, with_detail, filters)
-
-    def _list(self, cnxt, stack, nested_depth, with_detail, filters):
-        # as Heat: status=CREATE_COMPLETE filters on action CREATE and status COMPLETE
-        filters = api.translate_filters(filters)
-        resources = self._stack_resources(cnxt, stack, nested_depth, with_detail, filters)
-        # without detail every value is a string, a list of them or an identity dict
-        return resources if with_detail else messaging.PlainJson(resources)
+        stack = stack_loader.load_stack(cnxt, stack_identity, show_deleted=True)
+        return _list(cnxt, stack, nested_depth, with_detail, filters)
 
     @expected
     def list_stack_resources_if_changed(
@@ -59,123 +54,21 @@ class ResourceMethods:
         list (no detail, no nested stacks) has a version: the API then answers a polled,
         unchanged 1,000-resource stack without the rows being read, formatted, sent
         and decoded again."""
-        stack = self._load_stack(cnxt, stack_identity, show_deleted=True)
+        stack = stack_loader.load_stack(cnxt, stack_identity, show_deleted=True)
         current = None if nested_depth or with_detail else _list_version(stack)
         if current is not None and current == version_seen:
             return {"version": current, "resources": None}
-        resources = self._list(cnxt, stack, nested_depth, with_detail, filters)
+        resources = _list(cnxt, stack, nested_depth, with_detail, filters)
         return {"version": current, "resources": resources}
-
-    def _stack_resources(self, cnxt, stack, nested_depth, with_detail, filters):
-        """The stack's resources, then (``nested_depth`` > 0) those of its child stacks,
-        each marked with the ``parent_resource`` that owns its stack."""
-        rows = current_rows(db_api.resource_get_all_by_stack(stack.id, not with_detail))
-        children = _child_stacks(stack)
-        required_by = _required_by(rows)
-        stack_ident = stack.identifier().identity
-        list_key = None if with_detail else _list_key(stack)
-        tmpls = {}
-        result = []
-        for number, row in enumerate(rows, 1):
-            if number % _YIELD_EVERY == 0:
-                # a 1,000-resource list is ~10 ms of CPU: the engine's other calls (a
-                # stack show, a worker's call) go on meanwhile (green threads yield here)
-                time.sleep(0)
-            child = children.get(row.nova_instance)
-            key = _item_key(list_key, row, required_by[row.id], child)
-            info = _formatted.get(key) if key is not None else None
-            if info is None:
-                info = self._format_resource(
-                    cnxt,
-                    stack,
-                    row,
-                    required_by[row.id],
-                    with_detail,
-                    child=child,
-                    stack_ident=stack_ident,
-                    tmpls=tmpls,
-                )
-                if key is not None:
-                    _remember(key, info)
-            if not filters or _matches(info, filters):
-                result.append(info)
-        for row in rows if nested_depth and nested_depth > 0 else ():
-            child = children.get(row.nova_instance)
-            if child is None:
-                continue
-            child_stack = parser.Stack.load(cnxt, row=child)
-            result.extend(
-                self._stack_resources(cnxt, child_stack, nested_depth - 1, with_detail, filters)
-            )
-        return result
 
     @expected
     def describe_stack_resource(self, cnxt, stack_identity, resource_name, with_attr=None):
-        stack = self._load_stack(cnxt, stack_identity, show_deleted=True)
+        stack = stack_loader.load_stack(cnxt, stack_identity, show_deleted=True)
         rows = current_rows(db_api.resource_get_all_by_stack(stack.id))
         for row in rows:
             if row.name == resource_name:
-                return self._resource_detail(cnxt, stack, rows, row, with_attr)
+                return resource_detail(cnxt, stack, rows, row, with_attr)
         raise exception.ResourceNotFound(resource_name=resource_name, stack_name=stack.name)
-
-    def _resource_detail(self, cnxt, stack, rows, row, with_attr=None):
-        """One resource of ``rows`` in detail (description, attributes, metadata)."""
-        child = _child_stacks(stack).get(row.nova_instance)
-        required_by = _required_by(rows)[row.id]
-        return self._format_resource(cnxt, stack, row, required_by, True, with_attr, child=child)
-
-    def _format_resource(
-        self,
-        cnxt,
-        stack,
-        row,
-        required_by,
-        detail,
-        with_attr=None,
-        child=None,
-        stack_ident=None,
-        tmpls=None,
-    ):
-        """Heat's format_stack_resource; ``required_by``: the sorted names of the rows that
-        require it; ``child`` is the row of the stack it owns, if any. A list passes
-        the stack's identity and a dict for the templates its rows name, each looked up once."""
-        tmpl = stack.t
-        if row.current_template_id:
-            tmpls = {} if tmpls is None else tmpls
-            tmpl = tmpls.get(row.current_template_id)
-            if tmpl is None:
-                tmpl = tmpls[row.current_template_id] = templates.load(row.current_template_id)
-        rsrc_type = tmpl.resource_type(row.name)
-        info = api.format_stack_resource(row, stack, rsrc_type, required_by, child, stack_ident)
-        if detail:
-            info.update(self._details(cnxt, stack, row, tmpl, with_attr))
-        return info
-
-    @staticmethod
-    def _details(cnxt, stack, row, tmpl, with_attr):
-        """``description``, ``metadata`` and ``attributes`` (all of the type's, plus
-        ``with_attr``); the API shows metadata only through its own endpoint."""
-        from heat_lite.engine import resource as rsrc_mod
-
-        rsrc_stack = stack
-        if tmpl is not stack.t:
-            rsrc_stack = parser.Stack.load(cnxt, row=db_api.stack_get(stack.id, True))
-            rsrc_stack.t = tmpl
-        defn = rsrc_stack.definitions.get(row.name)
-        metadata = row.rsrc_metadata or {}
-        if defn is None:
-            return {"description": "", "metadata": metadata, "attributes": {}}
-        details = {"description": defn.description, "metadata": metadata, "attributes": {}}
-        try:
-            rsrc = rsrc_mod.Resource.load(row, rsrc_stack, defn)
-        except exception.HeatException:
-            return details
-        for name in _attribute_names(rsrc) + list(with_attr or []):
-            try:
-                details["attributes"][name] = rsrc.get_attribute(name)
-            except Exception:
-                details["attributes"][name] = None
-        return details
 
     @expected
     def list_events(
@@ -191,7 +84,7 @@ class ResourceMethods:
     ):
         """The stack's events; with ``nested_depth`` also those of its nested stacks down
         to that depth, each with a ``root_stack`` (the clients then skip their own walk)."""
-        stack = self._load_stack(cnxt, stack_identity, show_deleted=True)
+        stack = stack_loader.load_stack(cnxt, stack_identity, show_deleted=True)
         idents = {stack.id: stack.identifier()}
         root = None
         if nested_depth:
@@ -219,6 +112,116 @@ class ResourceMethods:
             )
             for r in rows
         ]
+
+
+def _list(cnxt, stack, nested_depth, with_detail, filters):
+    # as Heat: status=CREATE_COMPLETE filters on action CREATE and status COMPLETE
+    filters = api.translate_filters(filters)
+    resources = _stack_resources(cnxt, stack, nested_depth, with_detail, filters)
+    # without detail every value is a string, a list of them or an identity dict
+    return resources if with_detail else messaging.PlainJson(resources)
+
+
+def _stack_resources(cnxt, stack, nested_depth, with_detail, filters):
+    """The stack's resources, then (``nested_depth`` > 0) those of its child stacks,
+    each marked with the ``parent_resource`` that owns its stack."""
+    rows = current_rows(db_api.resource_get_all_by_stack(stack.id, not with_detail))
+    children = _child_stacks(stack)
+    required_by = _required_by(rows)
+    stack_ident = stack.identifier().identity
+    list_key = None if with_detail else _list_key(stack)
+    tmpls = {}
+    result = []
+    for number, row in enumerate(rows, 1):
+        if number % _YIELD_EVERY == 0:
+            # a 1,000-resource list is ~10 ms of CPU: the engine's other calls (a
+            # stack show, a worker's call) go on meanwhile (green threads yield here)
+            time.sleep(0)
+        child = children.get(row.nova_instance)
+        key = _item_key(list_key, row, required_by[row.id], child)
+        info = _formatted.get(key) if key is not None else None
+        if info is None:
+            info = _format_resource(
+                cnxt,
+                stack,
+                row,
+                required_by[row.id],
+                with_detail,
+                child=child,
+                stack_ident=stack_ident,
+                tmpls=tmpls,
+            )
+            if key is not None:
+                _remember(key, info)
+        if not filters or _matches(info, filters):
+            result.append(info)
+    for row in rows if nested_depth and nested_depth > 0 else ():
+        child = children.get(row.nova_instance)
+        if child is None:
+            continue
+        child_stack = parser.Stack.load(cnxt, row=child)
+        result.extend(_stack_resources(cnxt, child_stack, nested_depth - 1, with_detail, filters))
+    return result
+
+
+def resource_detail(cnxt, stack, rows, row, with_attr=None):
+    """One resource of ``rows`` in detail (description, attributes, metadata)."""
+    child = _child_stacks(stack).get(row.nova_instance)
+    required_by = _required_by(rows)[row.id]
+    return _format_resource(cnxt, stack, row, required_by, True, with_attr, child=child)
+
+
+def _format_resource(
+    cnxt,
+    stack,
+    row,
+    required_by,
+    detail,
+    with_attr=None,
+    child=None,
+    stack_ident=None,
+    tmpls=None,
+):
+    """Heat's format_stack_resource; ``required_by``: the sorted names of the rows that
+    require it; ``child`` is the row of the stack it owns, if any. A list passes
+    the stack's identity and a dict for the templates its rows name, each looked up once."""
+    tmpl = stack.t
+    if row.current_template_id:
+        tmpls = {} if tmpls is None else tmpls
+        tmpl = tmpls.get(row.current_template_id)
+        if tmpl is None:
+            tmpl = tmpls[row.current_template_id] = templates.load(row.current_template_id)
+    rsrc_type = tmpl.resource_type(row.name)
+    info = api.format_stack_resource(row, stack, rsrc_type, required_by, child, stack_ident)
+    if detail:
+        info.update(_details(cnxt, stack, row, tmpl, with_attr))
+    return info
+
+
+def _details(cnxt, stack, row, tmpl, with_attr):
+    """``description``, ``metadata`` and ``attributes`` (all of the type's, plus
+    ``with_attr``); the API shows metadata only through its own endpoint."""
+    from heat_lite.engine import resource as rsrc_mod
+
+    rsrc_stack = stack
+    if tmpl is not stack.t:
+        rsrc_stack = parser.Stack.load(cnxt, row=db_api.stack_get(stack.id, True))
+        rsrc_stack.t = tmpl
+    defn = rsrc_stack.definitions.get(row.name)
+    metadata = row.rsrc_metadata or {}
+    if defn is None:
+        return {"description": "", "metadata": metadata, "attributes": {}}
+    details = {"description": defn.description, "metadata": metadata, "attributes": {}}
+    try:
+        rsrc = rsrc_mod.Resource.load(row, rsrc_stack, defn)
+    except exception.HeatException:
+        return details
+    for name in _attribute_names(rsrc) + list(with_attr or []):
+        try:
+            details["attributes"][name] = rsrc.get_attribute(name)
+        except Exception:
+            details["attributes"][name] = None
+    return details
 
 
 # The items of the resource lists made lately, by all that an item shows: the rows of a

@@ -1,6 +1,6 @@
 """The engine's stack snapshot RPC methods (docs/rpc-and-convergence.md §2.2, §4.2, §4.17).
 
-EngineService inherits ``SnapshotMethods``, so these are endpoints of topic ``engine``.
+``SnapshotMethods`` is an endpoint of topic ``engine`` (heat_lite.engine.service).
 A snapshot is a SNAPSHOT traversal of the stack's current template whose traversal id is
 the snapshot's id; a restore is a RESTORE traversal to the snapshot's template (see
 engine/snapshots.py for both).
@@ -16,14 +16,16 @@ import oslo_messaging
 from heat_lite.common import exception
 from heat_lite.conf import CONF
 from heat_lite.db import snapshots as db_snapshots
-from heat_lite.engine import snapshots
+from heat_lite.engine import snapshots, stack_loader
 from heat_lite.rpc import api as rpc_api
 
 expected = oslo_messaging.expected_exceptions(exception.HeatException)
 
 
 class SnapshotMethods:
-    """Snapshot endpoint methods, mixed into EngineService (uses its ``_load_stack``)."""
+    """Snapshot endpoint methods."""
+
+    target = oslo_messaging.Target(version=rpc_api.ENGINE_RPC_VERSION)
 
     @expected
     def stack_snapshot(self, cnxt, stack_identity, name):
@@ -34,7 +36,7 @@ class SnapshotMethods:
         :raises: ActionInProgress while the stack is IN_PROGRESS; RequestLimitExceeded
                  beyond CONF.max_snapshots_per_stack (not for admins)
         """
-        stack = self._load_stack(cnxt, stack_identity)
+        stack = stack_loader.load_stack(cnxt, stack_identity)
         if stack.status == rpc_api.IN_PROGRESS:
             raise exception.ActionInProgress(stack_name=stack.name, action=stack.action)
         limit = CONF.max_snapshots_per_stack
@@ -65,7 +67,7 @@ class SnapshotMethods:
 
     @expected
     def stack_list_snapshots(self, cnxt, stack_identity):
-        stack = self._load_stack(cnxt, stack_identity)
+        stack = stack_loader.load_stack(cnxt, stack_identity)
         return [snapshots.format_snapshot(row) for row in db_snapshots.snapshot_get_all(stack.id)]
 
     @expected
@@ -97,6 +99,6 @@ class SnapshotMethods:
 
     def _get_snapshot(self, cnxt, stack_identity, snapshot_id):
         """(stack, snapshot row); as Heat, a snapshot is only its own project's (admin too)."""
-        stack = self._load_stack(cnxt, stack_identity)
+        stack = stack_loader.load_stack(cnxt, stack_identity)
         row = db_snapshots.snapshot_get_by_stack(snapshot_id, stack.id, stack.name, cnxt.project_id)
         return stack, row

@@ -1,6 +1,6 @@
 """The engine's software config and deployment RPC methods (docs/heat-api.md §4.6).
 
-EngineService inherits ``SoftwareMethods``, so they are endpoints of topic ``engine``;
+``SoftwareMethods`` is an endpoint of topic ``engine`` (heat_lite.engine.service);
 each is a thin wrapper of the function of the same name in engine/software.py.
 """
 
@@ -8,12 +8,15 @@ import oslo_messaging
 
 from heat_lite.common import exception
 from heat_lite.engine import software
+from heat_lite.rpc import api as rpc_api
 
 expected = oslo_messaging.expected_exceptions(exception.HeatException)
 
 
 class SoftwareMethods:
-    """The RPC endpoints (mixed into EngineService); see engine/software.py."""
+    """Software config and deployment endpoint methods; see engine/software.py."""
+
+    target = oslo_messaging.Target(version=rpc_api.ENGINE_RPC_VERSION)
 
     @expected
     def list_software_configs(self, cnxt, limit=None, marker=None):

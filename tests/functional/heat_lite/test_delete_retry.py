@@ -15,7 +15,7 @@ import sqlalchemy as sa
 
 from heat_lite.common import exception
 from heat_lite.db import api as db_api
-from heat_lite.engine import service
+from heat_lite.engine import stack_loader
 from tests.fixtures import inprocess
 
 pytestmark = pytest.mark.functional
@@ -66,16 +66,16 @@ FAILING = {
 def _after_first_load(monkeypatch, change):
     """The engine's next stack load is followed by ``change(stack_id)`` written to the
     database, as a concurrent traversal or tidy-up would in between."""
-    original = service.EngineService._load_stack
+    original = stack_loader.load_stack
     pending = [change]
 
-    def load(self, cnxt, stack_identity, show_deleted=False):
-        stack = original(self, cnxt, stack_identity, show_deleted)
+    def load(cnxt, stack_identity, show_deleted=False):
+        stack = original(cnxt, stack_identity, show_deleted)
         if pending:
             pending.pop()(stack.id)
         return stack
 
-    monkeypatch.setattr(service.EngineService, "_load_stack", load)
+    monkeypatch.setattr(stack_loader, "load_stack", load)
 
 
 def test_delete_after_purge_cleared_the_failed_traversal(tmp_path, monkeypatch):

@@ -1,6 +1,6 @@
 """The API tests' FakeEngine answers the calls the real engine answers, with its signatures.
 
-The fake stands in for EngineService behind the real RPC client, so a method whose
+The fake stands in for the engine's endpoints behind the real RPC client, so a method whose
 parameters drift from the real endpoint's would let the API tests pass against a call the
 engine would refuse. This holds them together.
 """
@@ -40,8 +40,8 @@ def _endpoint_methods(cls):
 
 @pytest.mark.parametrize("name", sorted(_endpoint_methods(FakeEngine)))
 def test_fake_engine_method_has_the_real_signature(name):
-    real = getattr(service.EngineService, name, None)
-    assert real is not None, "EngineService has no RPC method %s" % name
+    real = service.endpoint_method(name)
+    assert real is not None, "the engine has no RPC method %s" % name
     fake, real = _parameters(getattr(FakeEngine, name)), _parameters(real)
     if real and real[-1][0] == "**":
         # the real endpoint takes the rest as keywords: the fake may name them, with defaults
