@@ -6,7 +6,10 @@ files into ``files`` and ``environment_files``; scaling is a PATCH update of
 """
 
 import ipaddress
+import json
 import pathlib
+import re
+import subprocess
 import time
 
 import pytest
@@ -124,6 +127,48 @@ def _in(network, addresses):
     return all(ipaddress.ip_address(a) in network for a in addresses)
 
 
+def _deployed_config(hc, stack_id, deployment):
+    """The derived config (text and inputs) Heat hands the agent for ``deployment``."""
+    deploy = hc.resources.get(stack_id, deployment)
+    sd = hc.software_deployments.get(deploy.physical_resource_id)
+    return hc.software_configs.get(sd.config_id)
+
+
+def _assert_bash_script(text):
+    """What the agent runs: a bash script that parses, every __MARKER__ filled in."""
+    assert text.startswith("#!/bin/bash\n")
+    markers = set(re.findall(r"__[A-Z0-9_]+__", text))
+    # Calico's CNI installer fills in its own two on the node
+    assert not markers - {"__KUBERNETES_NODE_NAME__", "__KUBECONFIG_FILEPATH__"}
+    subprocess.run(["bash", "-n"], input=text, text=True, check=True)
+
+
+def _heat_params(text):
+    """The KEY="value" lines the config writes to /etc/sysconfig/heat-params."""
+    block = text.split("<<'HEAT_PARAMS'\n", 1)[1].split("\nHEAT_PARAMS\n", 1)[0]
+    return dict(re.findall(r'^([A-Z0-9_]+)="(.*)"$', block, re.M))
+
+
+def test_the_tree_is_magnums_size():
+    """Magnum 22's create carries 56 files for this selection: 42 fragments (shell, and
+    user_data.json), 5 templates of the tree, 6 environments and the 3 switch templates
+    they map to (its driver sends ``environment_files``, their contents in ``files``)."""
+    files, _template = template_utils.get_template_contents(str(TREE / "kubecluster.yaml"))
+    env_files, _env = template_utils.process_multiple_environments_and_files(
+        env_paths=[str(TREE / "environments" / (name + ".yaml")) for name in ENV_FILES],
+        env_list_tracker=[],
+    )
+    files = dict(files, **env_files)
+    kinds = {}
+    for url in files:
+        kind = "fragment" if url.endswith((".sh", ".json")) else "template"
+        if "/environments/" in url:
+            kind = "environment"
+        kinds[kind] = kinds.get(kind, 0) + 1
+    assert kinds == {"fragment": 42, "template": 8, "environment": 6}
+    assert len(files) == 56
+
+
 def test_cluster_converges_scales_and_deletes(hc, sim_objects):
     created = hc.stacks.create(stack_name="k8s-cluster", timeout_mins=60, **_fields())
     stack_id = created["stack"]["id"]
@@ -154,6 +199,44 @@ def test_cluster_converges_scales_and_deletes(hc, sim_objects):
     assert server.attributes["networks"]["k8s-private"] == out["kube_masters_private"]
     assert server.attributes["name"] == "k8s-cluster-master-0"
 
+    # what the agent would run: the master's config writes its values (the member's
+    # parameters and its own addresses) for the fragments joined after them
+    master_config = _deployed_config(hc, master0.physical_resource_id, "master_config_deployment")
+    _assert_bash_script(master_config.config)
+    params = _heat_params(master_config.config)
+    assert len(params) == 135
+    assert params["INSTANCE_NAME"] == "k8s-cluster-master-0"
+    assert [params["KUBE_NODE_IP"]] == out["kube_masters_private"]
+    assert [params["KUBE_NODE_PUBLIC_IP"]] == out["kube_masters"]
+    assert params["KUBE_API_PUBLIC_ADDRESS"] == out["api_address"]
+    assert params["CLUSTER_UUID"] == PARAMETERS["cluster_uuid"]
+    assert (
+        params["ETCD_VOLUME"]
+        == hc.resources.get(master0.physical_resource_id, "etcd_volume").physical_resource_id
+    )
+    assert "# ==== enable-services-master.sh ====" in master_config.config
+    # the cluster-wide config: fragments, one of the two Calico ones, the masters' IPs
+    cluster_config = _deployed_config(hc, stack_id, "kube_cluster_deploy").config
+    _assert_bash_script(cluster_config)
+    assert "calico-service-v3-21-x.sh" in cluster_config and "v3-26" not in cluster_config
+    assert "# ---- enable-ingress-traefik.sh" in cluster_config
+    assert out["kube_masters_private"][0] in cluster_config
+    # the worker's config and the Ignition user data that starts the agent
+    minion0 = hc.resources.get(hc.resources.get(stack_id, "kube_minions").physical_resource_id, "0")
+    node_config = _deployed_config(hc, minion0.physical_resource_id, "node_config_deployment")
+    _assert_bash_script(node_config.config)
+    node_params = _heat_params(node_config.config)
+    assert len(node_params) == 63
+    # the API's VIP, not master 0's address
+    assert ipaddress.ip_address(node_params["KUBE_MASTER_IP"]) in PRIVATE
+    assert node_params["KUBE_MASTER_IP"] not in out["kube_masters_private"]
+    agent = hc.resources.get(minion0.physical_resource_id, "agent_config")
+    ignition = json.loads(hc.software_configs.get(agent.physical_resource_id).config)
+    assert ignition["ignition"]["version"] == "3.0.0"
+    files = {f["path"]: f["contents"]["source"] for f in ignition["storage"]["files"]}
+    assert files["/etc/hostname"] == "data:,k8s-cluster-node-0"
+    assert "/etc/containers/.registries.conf" in files  # no insecure registry
+
     # scale as Magnum does: PATCH with the one parameter
     hc.stacks.update(stack_id, existing=True, parameters={"number_of_minions": 3})
     stack = helpers.wait_for_status(hc, stack_id, {"UPDATE_COMPLETE", "UPDATE_FAILED"})
@@ -178,6 +261,25 @@ def test_cluster_converges_scales_and_deletes(hc, sim_objects):
     kept = [ip for i, ip in enumerate(scaled["kube_minions_private"]) if i != 1]
     assert resized == kept
     assert sim_objects()["nova.server"] == 3
+
+    # a CA rotation as Magnum sends it: a new service-account pair reaches every
+    # node's upgrade_kubernetes (actions UPDATE) as its inputs
+    hc.stacks.update(
+        stack_id,
+        existing=True,
+        parameters={
+            "kube_service_account_key": "new-public",
+            "kube_service_account_private_key": "new-private",
+        },
+    )
+    stack = helpers.wait_for_status(hc, stack_id, {"UPDATE_COMPLETE", "UPDATE_FAILED"})
+    assert stack.stack_status == "UPDATE_COMPLETE", stack.stack_status_reason
+    upgrade = _deployed_config(hc, master0.physical_resource_id, "upgrade_kubernetes_deployment")
+    _assert_bash_script(upgrade.config)
+    inputs = {i["name"]: i.get("value") for i in upgrade.inputs}
+    assert inputs["kube_service_account_key_input"] == "new-public"
+    assert inputs["kube_service_account_private_key_input"] == "new-private"
+    assert inputs["deploy_action"] == "UPDATE"
 
     hc.stacks.delete(stack_id)
     helpers.wait_for(hc, stack_id, "DELETE_COMPLETE")
