@@ -47,8 +47,7 @@ def create_trustee_and_trust(osc, cluster):
 
 
 def delete_trustee_and_trust(osc, context, cluster):
-    """Remove the cluster's trust and trustee, if it has them (a trustee not recorded is
-    looked up by its name; the identity service deletes a deleted user's trusts)."""
+    """Remove the cluster's trust and trustee, if it has them."""
     if not _keystone_mode():
         return
     kst = osc.keystone()
@@ -60,15 +59,28 @@ def delete_trustee_and_trust(osc, context, cluster):
         LOG.exception("Failed to delete trust of Cluster: %s", cluster.uuid)
         raise exception.TrusteeOrTrustToClusterFailed(cluster_uuid=cluster.uuid)
     try:
-        trustee_id = cluster.trustee_user_id or kst.find_trustee(trustee_name(cluster))
-        if trustee_id:
-            kst.delete_trustee(trustee_id)
+        if cluster.trustee_user_id:
+            kst.delete_trustee(cluster.trustee_user_id)
             cluster.trustee_user_id = None
             cluster.trustee_username = None
             cluster.trustee_password = None
     except Exception:
         LOG.exception("Failed to delete trustee of Cluster: %s", cluster.uuid)
         raise exception.TrusteeOrTrustToClusterFailed(cluster_uuid=cluster.uuid)
+
+
+def delete_unrecorded_trustee(osc, cluster):
+    """Delete the trustee a lost create made but did not record (its conductor was
+    killed between the two), found by its name; the identity service deletes the trust
+    it may have got with it. Only for a create known to be dead: a running one records
+    or undoes its own."""
+    if not _keystone_mode() or cluster.trustee_user_id:
+        return
+    kst = osc.keystone()
+    trustee_id = kst.find_trustee(trustee_name(cluster))
+    if trustee_id:
+        LOG.info("Cluster %s: deleting the trustee its lost create made", cluster.uuid)
+        kst.delete_trustee(trustee_id)
 
 
 def get_trust_params(cluster):

@@ -11,8 +11,8 @@ A cluster that reaches DELETE_COMPLETE loses its rows here (its certificates wen
 its stacks); every other status is saved by the driver's poller. A conductor killed after
 it took a create's cast (oslo.messaging acknowledges a message before it runs) leaves the
 cluster CREATE_IN_PROGRESS with no stack: past ``[conductor] lost_cast_timeout`` the sync
-ends it CREATE_FAILED (Magnum 22 leaves it in progress for ever); its delete then removes
-the trust and certificates that create made.
+ends it CREATE_FAILED (Magnum 22 leaves it in progress for ever) and deletes a trustee
+the create made but did not record; its delete then removes what the create recorded.
 """
 
 import collections
@@ -21,8 +21,9 @@ import logging
 import threading
 
 from magnum_lite import objects
+from magnum_lite.cluster_credentials import trust_manager
+from magnum_lite.common import clients, exception
 from magnum_lite.common import context as magnum_context
-from magnum_lite.common import exception
 from magnum_lite.conf import CONF
 from magnum_lite.drivers import loader
 from magnum_lite.objects import fields
@@ -91,6 +92,7 @@ def fail_lost_create(cluster):
     if not cluster.save_if_status(STATUS.CREATE_IN_PROGRESS, without_stack=True):
         return False
     LOG.warning("Cluster %s: CREATE_FAILED: %s", cluster.uuid, cluster.status_reason)
+    trust_manager.delete_unrecorded_trustee(clients.OpenStackClients(cluster._context), cluster)
     return True
 
 

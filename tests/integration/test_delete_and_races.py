@@ -10,16 +10,11 @@ Parallel clients: 20 creates of one name give 1 stack and Heat's 409 StackExists
 max_stacks_per_tenant = 3, 20 creates give 3 stacks and Heat's 400; two ResourceGroups of
 600 cannot both complete under max_resources_per_stack = 1000.
 
-magnum-lite (keystone mode): a cluster DELETE sent at any moment of its create, and a
-template DELETE 50 ms after a cluster POST that uses it. Every accepted cluster ends
-CREATE_COMPLETE or gone, the template in use is refused with Magnum's 400, and nothing is
-left: trusts and trustee users in simcloud's Keystone, certificate rows, stacks, cloud
-objects.
+(magnum-lite's races, a cluster's delete or its template's against its create, are in
+test_cluster_faults.py.)
 """
 
 import concurrent.futures
-import json
-import re
 import subprocess
 import time
 
@@ -27,10 +22,9 @@ import pytest
 import requests
 import sqlalchemy as sa
 import yaml
-from heatclient import client as heat_client
 
 from heat_lite.db import models
-from tests.fixtures import magnum_services, services
+from tests.fixtures import services
 from tests.integration import helpers
 
 pytestmark = pytest.mark.integration
@@ -379,153 +373,3 @@ def test_purge_deleted_leaves_live_stacks_intact(hc, heat, database):
     )
     assert hc.stacks.get(live.id).stack_status == "CREATE_COMPLETE"
     _delete_and_check(hc, heat, database, live.id, "purge-live")
-
-
-# -- magnum-lite: deletes that race a cluster's create ---------------------------------
-
-MAGNUM_VERSION = {"OpenStack-API-Version": "container-infra latest"}
-
-
-@pytest.fixture(scope="module")
-def keystone_magnum(tmp_path_factory):
-    with magnum_services.keystone_deployment(tmp_path_factory) as (heat, magnum, _demo):
-        yield heat, magnum
-
-
-class MagnumClient:
-    """demo's REST calls to magnum-lite, through a keystone session."""
-
-    def __init__(self, heat, magnum):
-        self.session = magnum_services.user_session(heat.cloud, "demo")
-        self.url = magnum.endpoint
-
-    def __call__(self, method, path, **kwargs):
-        return self.session.request(
-            self.url + path, method, headers=MAGNUM_VERSION, raise_exc=False, **kwargs
-        )
-
-    def create_template(self, name):
-        body = {
-            "name": name,
-            "coe": "kubernetes",
-            "image_id": "fedora-coreos-40",
-            "external_network_id": "public",
-            "flavor_id": "m1.small",
-            "master_flavor_id": "m1.medium",
-        }
-        answer = self("POST", "/clustertemplates", json=body)
-        assert answer.status_code == 201, answer.text
-        return answer.json()["uuid"]
-
-    def create_cluster(self, name, template):
-        body = {"name": name, "cluster_template_id": template, "node_count": 1}
-        answer = self("POST", "/clusters", json=body)
-        assert answer.status_code == 202, answer.text
-        return answer.json()["uuid"]
-
-    def wait(self, uuid, statuses=("CREATE_COMPLETE",), timeout=240):
-        """The cluster once its status is in ``statuses``; None once it is gone."""
-        deadline = time.monotonic() + timeout
-        while True:
-            answer = self("GET", "/clusters/" + uuid)
-            if answer.status_code == 404:
-                return None
-            assert answer.status_code == 200, answer.text
-            cluster = answer.json()
-            assert not cluster["status"].endswith("FAILED"), cluster["status_reason"]
-            if cluster["status"] in statuses:
-                return cluster
-            assert time.monotonic() < deadline, cluster["status"]
-            time.sleep(0.2)
-
-
-def _leftovers(heat, magnum):
-    """What a cluster makes and its delete removes, counted: trusts and users in
-    simcloud's Keystone, magnum's rows, demo's stacks and cloud objects."""
-    admin = magnum_services.user_session(heat.cloud, "admin")
-    identity = {}
-    for path, key in (("OS-TRUST/trusts", "trusts"), ("users", "users")):
-        answer = admin.get(heat.cloud.auth_url + "/v3/" + path, raise_exc=False)
-        assert answer.status_code == 200, answer.text
-        identity[key] = len(answer.json()[key])
-    engine = sa.create_engine(magnum.database_url)
-    try:
-        with engine.connect() as conn:
-            rows = {
-                table: conn.execute(sa.text("SELECT count(*) FROM %s" % table)).scalar()
-                for table in ("cluster", "nodegroup", "x509keypair")
-            }
-    finally:
-        engine.dispose()
-    demo = magnum_services.user_session(heat.cloud, "demo")
-    stacks = heat_client.Client("1", session=demo, service_type="orchestration").stacks.list()
-    return {
-        **identity,
-        **rows,
-        "stacks": len(list(stacks)),
-        "objects": heat.cloud.objects("demo"),
-    }
-
-
-def test_cluster_deletes_racing_their_creates_leave_nothing(keystone_magnum):
-    heat, magnum = keystone_magnum
-    client = MagnumClient(heat, magnum)
-    template = client.create_template("race-ct")
-    before = _leftovers(heat, magnum)
-    uuids = []
-    # a DELETE at every moment of the create: before the conductor takes it, while it
-    # makes the trust and the certificates, while it starts the stack, after
-    for i, delay in enumerate((0, 0.01, 0.03, 0.06, 0.1, 0.2, 0.4, 1.0)):
-        uuid = client.create_cluster("race-%d" % i, template)
-        time.sleep(delay)
-        answer = client("DELETE", "/clusters/" + uuid)
-        assert answer.status_code == 204, answer.text
-        uuids.append(uuid)
-    for uuid in uuids:
-        assert client.wait(uuid, statuses=()) is None
-    assert _leftovers(heat, magnum) == before
-    assert client("DELETE", "/clustertemplates/" + template).status_code == 204
-
-
-def test_a_template_deleted_just_after_a_cluster_post_is_refused(keystone_magnum):
-    heat, magnum = keystone_magnum
-    client = MagnumClient(heat, magnum)
-    template = client.create_template("race-ct-in-use")
-    before = _leftovers(heat, magnum)
-    uuid = client.create_cluster("race-in-use", template)
-    time.sleep(0.05)
-    answer = client("DELETE", "/clustertemplates/" + template)
-    assert answer.status_code == 400, answer.text
-    assert answer.json()["errors"][0]["detail"] == (
-        "ClusterTemplate %s is referenced by one or multiple clusters." % template
-    )
-    assert client.wait(uuid)["status"] == "CREATE_COMPLETE"
-    assert client("DELETE", "/clusters/" + uuid).status_code == 204
-    assert client.wait(uuid, statuses=()) is None
-    assert client("DELETE", "/clustertemplates/" + template).status_code == 204
-    assert _leftovers(heat, magnum) == before
-
-
-def _queue_arguments(transport_url):
-    """{queue name: {argument: value}} of the vhost (rabbitmqctl's JSON gives each
-    argument as [name, type, value])."""
-    vhost = transport_url.rsplit("/", 1)[1]
-    out = subprocess.run(
-        ["rabbitmqctl", "-q", "list_queues", "-p", vhost, "name", "arguments"]
-        + ["--formatter", "json"],
-        check=True,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    ).stdout
-    return {q["name"]: {a[0]: a[2] for a in q["arguments"]} for q in json.loads(out)}
-
-
-def test_a_killed_conductors_fanout_queue_expires_after_60_s(keystone_magnum):
-    heat, magnum = keystone_magnum
-    transport_url = re.search(r"transport_url = (\S+)", magnum.conf.read_text()).group(1)
-    queues = _queue_arguments(transport_url)
-    fanout = {n: a for n, a in queues.items() if n.startswith("magnum-conductor_fanout_")}
-    assert fanout, sorted(queues)
-    for arguments in fanout.values():
-        assert arguments["x-expires"] == 60000, arguments
