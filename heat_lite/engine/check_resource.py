@@ -18,6 +18,8 @@ import functools
 import logging
 import threading
 
+import amqp.exceptions
+import kombu.exceptions
 import oslo_messaging
 
 from heat_lite.common import exception, keyed_lock
@@ -484,10 +486,20 @@ _HANDLED = (
 )
 
 
+# what a broker that went away raises (a cast's publish is not always wrapped in
+# oslo.messaging's own errors: a deleted vhost gives amqp's NotAllowed)
+_BROKER_ERRORS = (
+    oslo_messaging.MessagingException,
+    kombu.exceptions.KombuError,
+    amqp.exceptions.AMQPError,
+    ConnectionError,
+)
+
+
 def is_transient(exc):
     """An outage that sending the node again gets past (the database or the broker went
     away): left to the watchdog, not a failure of the resource."""
-    return db_api.is_transient_db_error(exc) or isinstance(exc, oslo_messaging.MessagingException)
+    return db_api.is_transient_db_error(exc) or isinstance(exc, _BROKER_ERRORS)
 
 
 def node_action(rsrc, stack, is_update, adopt_stack_data=None):
