@@ -21,6 +21,7 @@ import threading
 import amqp.exceptions
 import kombu.exceptions
 import oslo_messaging
+from sqlalchemy import exc as sa_exc
 
 from heat_lite.common import exception, keyed_lock
 from heat_lite.db import api as db_api
@@ -496,10 +497,22 @@ _BROKER_ERRORS = (
 )
 
 
+# what a database that is away or overloaded raises past the db api's own retries (a
+# pool checkout that timed out, a connection lost mid-transaction); an SQL error of
+# another kind (a constraint, a bad statement) would fail the same way every time
+_DATABASE_OUTAGES = (
+    sa_exc.OperationalError,
+    sa_exc.InterfaceError,
+    sa_exc.DisconnectionError,
+    sa_exc.TimeoutError,
+    sa_exc.PendingRollbackError,
+)
+
+
 def is_transient(exc):
     """An outage that sending the node again gets past (the database or the broker went
     away): left to the watchdog, not a failure of the resource."""
-    return db_api.is_transient_db_error(exc) or isinstance(exc, _BROKER_ERRORS)
+    return db_api.is_transient_db_error(exc) or isinstance(exc, _BROKER_ERRORS + _DATABASE_OUTAGES)
 
 
 def node_action(rsrc, stack, is_update, adopt_stack_data=None):
