@@ -1,6 +1,7 @@
 """Stored templates: raw_template rows <-> Template objects, with a per-process cache.
 
-raw_template rows never change once written, so a worker parses each one once.
+raw_template rows never change once written, so a worker parses each one once, and
+keeps one copy of each file's contents however many templates carry it.
 
     tmpl = templates.load(raw_template_id)      # cached Template, tmpl.id set
     templates.store(tmpl)                         # inserts the row, sets tmpl.id
@@ -8,6 +9,7 @@ raw_template rows never change once written, so a worker parses each one once.
 """
 
 import collections
+import sys
 import threading
 
 from sqlalchemy import exc as sa_exc
@@ -28,13 +30,24 @@ def load(template_id):
             _cache.move_to_end(key)
             return tmpl
     row = db_api.raw_template_get(template_id)
-    tmpl = template.Template(row.template, files=row.files_data or {}, env=row.environment or {})
+    tmpl = template.Template(row.template, files=_shared(row.files_data), env=row.environment or {})
     tmpl.id = template_id
     with _lock:
         _cache[key] = tmpl
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
     return tmpl
+
+
+def _shared(files):
+    """``files`` whose contents are the process's one copy of each (sys.intern): every
+    nested stack of a tree stores the tree's files again (Magnum's k8s tree: 56 files in
+    each of its stacks' rows), and every cluster of a driver the same ones, so the cache
+    held a copy of each per stack."""
+    return {
+        name: sys.intern(body) if type(body) is str else body
+        for name, body in (files or {}).items()
+    }
 
 
 def store(tmpl):
