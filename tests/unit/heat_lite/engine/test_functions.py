@@ -207,6 +207,18 @@ def test_str_replace():
     assert resolve(snippet) == 'v=["az1", "az2"]'
 
 
+def test_str_replace_order_is_heats():
+    """Every occurrence of the longest key first (not the leftmost match), an inserted
+    value never searched again, and a config of many keys (Magnum's heat-params)."""
+    assert resolve({"str_replace": {"template": "abcd", "params": {"bcd": 1, "ab": 2}}}) == "a1"
+    assert resolve({"str_replace": {"template": "ab", "params": {"a": "b", "b": "c"}}}) == "bc"
+    keys = ["__K%d__" % i for i in range(150)]
+    template = "\n".join('%s="%s"' % (k.strip("_"), k) for k in keys)
+    params = {k: "v%d" % i for i, k in enumerate(keys)}
+    lines = resolve({"str_replace": {"template": template, "params": params}}).split("\n")
+    assert lines[0] == 'K0="v0"' and lines[149] == 'K149="v149"' and len(lines) == 150
+
+
 def test_str_replace_2013_rejects_lists():
     snippet = {"str_replace": {"template": "v=$v", "params": {"$v": [1]}}}
     assert resolve_error(snippet, version="2013-05-23") == (
