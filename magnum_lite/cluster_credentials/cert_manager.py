@@ -5,7 +5,8 @@ Each cluster gets three CAs (Kubernetes, etcd, front-proxy) and a client
 certificate for Magnum itself (CN ``admin``, O ``system:masters``) signed by the
 Kubernetes CA. Each is an X509KeyPair row (private key encrypted at rest, see
 magnum_lite.common.x509); the cluster keeps the rows' uuids in ``ca_cert_ref``,
-``etcd_ca_cert_ref``, ``front_proxy_ca_cert_ref`` and ``magnum_cert_ref``.
+``etcd_ca_cert_ref``, ``front_proxy_ca_cert_ref`` and ``magnum_cert_ref``, stored in
+the transaction that stores the rows (a conductor killed mid-create leaks none).
 
     generate_certificates_to_cluster(cluster, context=ctx)
     get_cluster_ca_certificate(cluster, ctx, ca_cert_type="etcd").certificate
@@ -52,17 +53,28 @@ class Cert:
 # -- storage: X509KeyPair rows ----------------------------------------------------------
 
 
-def store_cert(context, cluster, certificate, private_key):
-    """Store a certificate and its (encrypted) key; returns the reference (uuid)."""
-    pair = x509keypair.X509KeyPair(
+def _new_pair(context, cluster, made):
+    """A key pair row not stored yet for ``made`` ({certificate, private_key})."""
+    return x509keypair.X509KeyPair(
         context,
-        certificate=certificate,
-        private_key=x509.encrypt_key(private_key),
+        certificate=made["certificate"],
+        private_key=x509.encrypt_key(made["private_key"]),
         project_id=cluster.project_id,
         user_id=cluster.user_id,
     )
-    pair.create()
-    return pair.uuid
+
+
+def _store(context, cluster, made, replaced=()):
+    """Store ``made`` ({ref field: certificate and key}) with the cluster's refs to the
+    rows, deleting the rows ``replaced``, in one transaction: a conductor killed at any
+    moment leaves no row that no cluster names. The refs are set on ``cluster`` (saved);
+    False, storing nothing, when the stored cluster is gone or no longer in the status
+    ``cluster`` has (a delete took it over)."""
+    refs = {field: _new_pair(context, cluster, pair) for field, pair in made.items()}
+    stored = cluster.store_certificates(refs, replaced)
+    if not stored:
+        LOG.info("Cluster %s changed meanwhile; its certificates are not stored", cluster.uuid)
+    return stored
 
 
 def get_cert(context, cert_ref):
@@ -84,29 +96,26 @@ def _ca_name(cluster):
     return cluster.name or cluster.uuid
 
 
-def _generate_ca(context, cluster, subject):
-    ca = x509.generate_ca_certificate(subject)
-    return store_cert(context, cluster, ca["certificate"], ca["private_key"]), ca
-
-
-def _generate_client_cert(context, cluster, ca_key):
+def _kubernetes_ca_and_client(cluster):
+    """The Kubernetes CA and Magnum's client certificate it signs, made in memory."""
+    ca = x509.generate_ca_certificate(_ca_name(cluster))
     client = x509.generate_client_certificate(
-        _ca_name(cluster), CLIENT_CN, CLIENT_ORGANIZATION, ca_key
+        _ca_name(cluster), CLIENT_CN, CLIENT_ORGANIZATION, ca["private_key"]
     )
-    return store_cert(context, cluster, client["certificate"], client["private_key"])
+    return {"ca_cert_ref": ca, "magnum_cert_ref": client}
 
 
 def generate_certificates_to_cluster(cluster, context=None):
-    """Make the cluster's three CAs and Magnum's client certificate; sets the refs
-    on ``cluster`` (the caller saves it).
+    """Make the cluster's three CAs and Magnum's client certificate, and store them with
+    the cluster's refs to them (nothing, when a delete took the cluster meanwhile).
 
     :raises: CertificatesToClusterFailed
     """
     try:
-        cluster.ca_cert_ref, ca = _generate_ca(context, cluster, _ca_name(cluster))
-        cluster.magnum_cert_ref = _generate_client_cert(context, cluster, ca["private_key"])
+        made = _kubernetes_ca_and_client(cluster)
         for field, subject in CA_SUBJECTS.items():
-            setattr(cluster, field, _generate_ca(context, cluster, subject)[0])
+            made[field] = x509.generate_ca_certificate(subject)
+        _store(context, cluster, made)
     except Exception:
         LOG.exception("Failed to generate certificates for Cluster: %s", cluster.uuid)
         raise exception.CertificatesToClusterFailed(cluster_uuid=cluster.uuid)
@@ -137,15 +146,11 @@ def sign_node_certificate(cluster, csr, ca_cert_type=None, context=None):
 
 
 def rotate_ca_certificate(cluster, context=None):
-    """Replace the Kubernetes CA and the client certificate it signed; the old rows
-    are deleted once the new refs are set (the caller saves the cluster). Returns
-    the old refs."""
+    """Replace the Kubernetes CA and the client certificate it signed: the new rows, the
+    cluster's refs and the old rows' delete in one transaction. Returns the old refs."""
     old_refs = [cluster.ca_cert_ref, cluster.magnum_cert_ref]
-    cluster.ca_cert_ref, ca = _generate_ca(context, cluster, _ca_name(cluster))
-    cluster.magnum_cert_ref = _generate_client_cert(context, cluster, ca["private_key"])
-    for ref in old_refs:
-        if ref:
-            delete_cert(context, ref)
+    if not _store(context, cluster, _kubernetes_ca_and_client(cluster), [r for r in old_refs if r]):
+        raise exception.ClusterNotFound(cluster=cluster.uuid)
     return old_refs
 
 

@@ -584,6 +584,29 @@ def x509keypair_destroy(uuid):
     )
 
 
+@retry.retry_on_db_error
+def cluster_certificates_store(cluster_id, status, refs, replaced=()):
+    """Insert the key pairs of ``refs`` ({cluster ref field: x509keypair values}), point
+    the cluster's fields at them and delete the rows ``replaced`` (uuids), in one
+    transaction and only while the stored cluster's status is ``status``: the updated
+    cluster row, or None, storing nothing, when the row is gone or changed. A conductor
+    killed at any moment leaves either all of it or none, never a row no cluster names."""
+    now = models.utcnow()
+    values = {field: pair["uuid"] for field, pair in refs.items()}
+    where = [T_CLUSTER.c.id == cluster_id, T_CLUSTER.c.status == status]
+    with transaction() as conn:
+        update = T_CLUSTER.update().where(*where).values(updated_at=now, **values)
+        if conn.execute(update).rowcount == 0:
+            return None
+        for pair in refs.values():
+            conn.execute(T_X509.insert().values(dict(pair, created_at=now)))
+        if replaced:
+            conn.execute(T_X509.delete().where(T_X509.c.uuid.in_(list(replaced))))
+        return dict(
+            conn.execute(sa.select(T_CLUSTER).where(T_CLUSTER.c.id == cluster_id)).one()._mapping
+        )
+
+
 # ---- quotas ---------------------------------------------------------------------------------
 
 

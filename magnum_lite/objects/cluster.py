@@ -178,6 +178,18 @@ class Cluster(base.MagnumPersistentObject, base.MagnumObject):
         self._from_db_object(self, row)
         return True
 
+    def store_certificates(self, refs, replaced=()):
+        """Store the new key pairs of ``refs`` ({ref field: X509KeyPair not created yet})
+        with this cluster's refs to them, and delete the rows ``replaced``, at once and
+        only while the stored status is this cluster's: False, storing nothing, when the
+        row is gone or changed (a delete took it over)."""
+        rows = {field: pair.db_values() for field, pair in refs.items()}
+        row = dbapi.cluster_certificates_store(self.id, self.status, rows, replaced)
+        if row is None:
+            return False
+        self._from_db_object(self, row)
+        return True
+
     def refresh(self, context=None):
         self._refresh_from(self.get_by_uuid(None, self.uuid))
 

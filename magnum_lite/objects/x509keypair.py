@@ -36,10 +36,14 @@ class X509KeyPair(base.MagnumPersistentObject, base.MagnumObject):
     def get_by_uuid(cls, context, uuid):
         return cls._from_db_object(cls(context), dbapi.x509keypair_get_by_uuid(context, uuid))
 
+    def db_values(self):
+        """The row this new key pair stores (its uuid made here when not given)."""
+        if not self.obj_attr_is_set("uuid") or self.uuid is None:
+            self.uuid = utils.generate_uuid()
+        return self._db_changes()
+
     def create(self, context=None):
-        values = self._db_changes()
-        values.setdefault("uuid", utils.generate_uuid())
-        self._from_db_object(self, dbapi.x509keypair_create(values))
+        self._from_db_object(self, dbapi.x509keypair_create(self.db_values()))
 
     def destroy(self, context=None):
         dbapi.x509keypair_destroy(self.uuid)

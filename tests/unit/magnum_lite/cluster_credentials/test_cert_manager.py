@@ -1,33 +1,25 @@
 """The cluster's local CA: certificates made, stored (keys encrypted), signed, rotated."""
 
-import types
-
 import pytest
 from cryptography import x509 as cx509
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from cryptography.x509.oid import NameOID
 
+from magnum_lite import objects
 from magnum_lite.cluster_credentials import cert_manager
 from magnum_lite.common import exception, x509
 from magnum_lite.conf import CONF
+from magnum_lite.db import api as db_api
 from magnum_lite.objects import x509keypair
+from tests.functional.magnum_lite import fixtures
 
 pytestmark = pytest.mark.unit
 
 
 @pytest.fixture
-def cluster():
-    return types.SimpleNamespace(
-        uuid="5d12f6fd-a196-4bf0-ae4c-1f639a523a52",
-        name="c1",
-        project_id="p1",
-        user_id="u1",
-        ca_cert_ref=None,
-        magnum_cert_ref=None,
-        etcd_ca_cert_ref=None,
-        front_proxy_ca_cert_ref=None,
-    )
+def cluster(magnum_db):
+    return fixtures.cluster(fixtures.template("p1"), "p1", status="CREATE_IN_PROGRESS", name="c1")
 
 
 def _cert(pem):
@@ -120,3 +112,27 @@ def test_rotate_replaces_the_ca_and_delete_removes_every_row(magnum_db, ctx, clu
     cert_manager.delete_certificates_from_cluster(cluster, context=ctx)
     with pytest.raises(exception.X509KeyPairNotFound):
         x509keypair.X509KeyPair.get_by_uuid(ctx, cluster.etcd_ca_cert_ref)
+
+
+def _pairs():
+    return len(db_api._rows(db_api.sa.select(db_api.T_X509)))
+
+
+def test_the_rows_and_the_refs_are_stored_together(magnum_db, ctx, cluster):
+    # a conductor killed mid-create leaves all of them or none: never a row no cluster names
+    cert_manager.generate_certificates_to_cluster(cluster, context=ctx)
+    stored = objects.Cluster.get_by_uuid(ctx, cluster.uuid)
+    assert stored.ca_cert_ref == cluster.ca_cert_ref and stored.front_proxy_ca_cert_ref
+    assert _pairs() == 4
+    cert_manager.rotate_ca_certificate(stored, context=ctx)
+    assert _pairs() == 4
+    assert objects.Cluster.get_by_uuid(ctx, cluster.uuid).ca_cert_ref == stored.ca_cert_ref
+
+
+def test_a_cluster_a_delete_took_over_gets_no_rows(magnum_db, ctx, cluster):
+    other = objects.Cluster.get_by_uuid(ctx, cluster.uuid)
+    other.status = "DELETE_IN_PROGRESS"
+    other.save()
+    cert_manager.generate_certificates_to_cluster(cluster, context=ctx)
+    assert _pairs() == 0
+    assert objects.Cluster.get_by_uuid(ctx, cluster.uuid).ca_cert_ref is None
