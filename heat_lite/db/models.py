@@ -1,7 +1,7 @@
 """Heat's tables (docs/rpc-and-convergence.md §5), as SQLAlchemy 2 declarative models.
 
-The models define the schema (alembic's initial revision mirrors them); heat_lite.db.api
-queries them with Core statements on ``Model.__table__`` for speed.
+The models define the schema (alembic's initial revision mirrors them); the heat_lite.db
+modules query them with Core statements on the tables (``T_STACK`` ...) for speed.
 """
 
 import datetime
@@ -235,7 +235,7 @@ class SyncPointInput(Base):
     created_at = sa.Column(sa.DateTime, default=utcnow)
     # the sync point's count before the statement that added this input: with the rank
     # of its sender among that statement's inputs here, the count this input made
-    # (a retried report's answer, db.api _reported_counts)
+    # (a retried report's answer, db.sync_points.reported_counts)
     inputs_before = sa.Column(sa.Integer)
 
 
@@ -305,3 +305,19 @@ class SoftwareDeployment(Base):
     status_reason = sa.Column(sa.Text)
     tenant = sa.Column(sa.String(64), nullable=False)
     stack_user_project_id = sa.Column(sa.String(64))
+
+
+# the tables as the db modules query them (Core statements on ``Model.__table__``)
+T_RAW = RawTemplate.__table__
+T_FILES = RawTemplateFiles.__table__
+T_CREDS = UserCreds.__table__
+T_STACK = Stack.__table__
+T_TAG = StackTag.__table__
+T_STACK_LOCK = StackLock.__table__
+T_RSRC = Resource.__table__
+T_RDATA = ResourceData.__table__
+T_PROPS = ResourcePropertiesData.__table__
+T_EVENT = Event.__table__
+T_SYNC = SyncPoint.__table__
+T_INPUT = SyncPointInput.__table__
+T_SERVICE = Service.__table__

@@ -19,7 +19,8 @@ session that lost them otherwise). Retrying is the caller's (db.retry).
     LOAD = prepared.Prepared(sa.select(T_RSRC).where(T_RSRC.c.id == sa.bindparam("id")))
     rows, rowcount = LOAD.execute(engine, {"id": 7})      # rows: tuples (named=True: named)
 
-The psycopg2 dialect only; db.api runs the statement the ordinary way elsewhere (SQLite).
+The psycopg2 dialect only; elsewhere (SQLite) session.run_prepared runs the statement the
+ordinary way.
 """
 
 import collections

@@ -1,11 +1,11 @@
 """Purge of soft-deleted stacks (``heat-lite-manage purge_deleted``), as heat-manage has.
 
-A sibling of db/api.py (which it builds on). Stacks deleted longer ago than ``age`` go for
-good with everything that belongs to them: tags, locks, sync points, resources and their
-data, events, snapshots, the resource properties data only they used, their raw templates
-(and files) and user credentials once no remaining stack or resource refers to them. Each
-batch of stacks is one transaction, children before nothing else depends on them, so the
-foreign keys hold on PostgreSQL at every step; live stacks are never touched.
+Stacks deleted longer ago than ``age`` go for good with everything that belongs to them:
+tags, locks, sync points, resources and their data, events, snapshots, the resource
+properties data only they used, their raw templates (and files) and user credentials once
+no remaining stack or resource refers to them. Each batch of stacks is one transaction,
+children before nothing else depends on them, so the foreign keys hold on PostgreSQL at
+every step; live stacks are never touched.
 
     purge_deleted(90)                                   # deleted more than 90 days ago
     purge_deleted(2, granularity="hours", project_id="p1", batch_size=50)
@@ -16,17 +16,24 @@ import datetime
 import sqlalchemy as sa
 
 from heat_lite.common import exception
-from heat_lite.db import api as db_api
-from heat_lite.db import models, retry
+from heat_lite.db import models, resource_data, retry, session
+from heat_lite.db.models import (
+    T_CREDS,
+    T_EVENT,
+    T_FILES,
+    T_RAW,
+    T_RDATA,
+    T_RSRC,
+    T_SERVICE,
+    T_STACK,
+    T_SYNC,
+    T_TAG,
+    utcnow,
+)
 
 GRANULARITY = {"days": 86400, "hours": 3600, "minutes": 60, "seconds": 1}
 
-T_STACK = db_api.T_STACK
-T_RSRC = db_api.T_RSRC
-T_RAW = db_api.T_RAW
-T_FILES = db_api.T_FILES
-T_CREDS = db_api.T_CREDS
-T_LOCK = models.StackLock.__table__
+T_LOCK = models.T_STACK_LOCK
 T_SNAPSHOT = models.Snapshot.__table__
 
 
@@ -53,14 +60,14 @@ def purge_deleted(age, granularity="days", project_id=None, batch_size=20):
         raise exception.Error(message="granularity should be days, hours, minutes, or seconds")
     if batch_size == 0:
         raise exception.Error(message="batch_size should be a positive integer")
-    time_line = db_api.utcnow() - datetime.timedelta(seconds=age * GRANULARITY[granularity])
-    db_api._write(db_api.T_SERVICE.delete().where(db_api.T_SERVICE.c.deleted_at < time_line))
+    time_line = utcnow() - datetime.timedelta(seconds=age * GRANULARITY[granularity])
+    session.write(T_SERVICE.delete().where(T_SERVICE.c.deleted_at < time_line))
     stmt = sa.select(T_STACK.c.id).where(T_STACK.c.deleted_at < time_line)
     if project_id:
         stmt = stmt.where(T_STACK.c.tenant == project_id)
-    stack_ids = [row.id for row in db_api._all(stmt.order_by(T_STACK.c.deleted_at))]
+    stack_ids = [row.id for row in session.select_all(stmt.order_by(T_STACK.c.deleted_at))]
     for start in range(0, len(stack_ids), batch_size):
-        with db_api.transaction() as conn:
+        with session.transaction() as conn:
             _purge_stacks(conn, stack_ids[start : start + batch_size])
     return stack_ids
 
@@ -77,9 +84,7 @@ def _purge_stacks(conn, stack_ids):
         ).where(T_RSRC.c.stack_id.in_(stack_ids))
     ).all()
     events = conn.execute(
-        sa.select(db_api.T_EVENT.c.rsrc_prop_data_id).where(
-            db_api.T_EVENT.c.stack_id.in_(stack_ids)
-        )
+        sa.select(T_EVENT.c.rsrc_prop_data_id).where(T_EVENT.c.stack_id.in_(stack_ids))
     ).all()
     prop_ids = {r.rsrc_prop_data_id for r in resources} | {r.attr_data_id for r in resources}
     prop_ids |= {e.rsrc_prop_data_id for e in events}
@@ -87,12 +92,12 @@ def _purge_stacks(conn, stack_ids):
     template_ids |= {r.current_template_id for r in resources}
 
     rsrc_ids = sa.select(T_RSRC.c.id).where(T_RSRC.c.stack_id.in_(stack_ids))
-    conn.execute(db_api.T_RDATA.delete().where(db_api.T_RDATA.c.resource_id.in_(rsrc_ids)))
-    for table in (T_LOCK, db_api.T_TAG, db_api.T_SYNC, db_api.T_EVENT, T_RSRC, T_SNAPSHOT):
+    conn.execute(T_RDATA.delete().where(T_RDATA.c.resource_id.in_(rsrc_ids)))
+    for table in (T_LOCK, T_TAG, T_SYNC, T_EVENT, T_RSRC, T_SNAPSHOT):
         conn.execute(table.delete().where(table.c.stack_id.in_(stack_ids)))
     prop_ids.discard(None)
     if prop_ids:
-        db_api._delete_unreferenced_props(conn, prop_ids)
+        resource_data.delete_unreferenced_props(conn, prop_ids)
     conn.execute(T_STACK.delete().where(T_STACK.c.id.in_(stack_ids)))
     template_ids.discard(None)
     _delete_unreferenced_templates(conn, template_ids)

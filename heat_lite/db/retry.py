@@ -16,7 +16,7 @@ else's (a compare-and-swap that no longer matches, a row that now exists): an at
 after a transient error (``retrying()``) first looks whether the write is stored already,
 and if so answers as the stored write did. What identifies a write is fixed before its
 first attempt: ids the caller chose (a stack's, a new traversal's), the write object's own
-(db.api ResourceWrite's event uuid, a sync point report's timestamp), or values its first
+(resources.ResourceWrite's event uuid, a sync point report's timestamp), or values its first
 attempt stamped into the caller's dict (an event's uuid, the rows' created_at).
 """
 

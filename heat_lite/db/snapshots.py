@@ -1,9 +1,8 @@
 """Stack snapshots in heat's database (docs/rpc-and-convergence.md §5.8).
 
-A sibling of db/api.py (which it builds on), as db/software.py is. Getters take the
-caller's ``tenant`` (None: an admin) and raise Heat's NotFound for a snapshot of another
-project, as heat/db/api.py ``_snapshot_get`` does; ``snapshot_get_by_stack`` also wants
-the snapshot to belong to the given stack.
+Getters take the caller's ``tenant`` (None: an admin) and raise Heat's NotFound for a
+snapshot of another project, as heat/db/api.py ``_snapshot_get`` does;
+``snapshot_get_by_stack`` also wants the snapshot to belong to the given stack.
 
     snap = snapshot_create({'stack_id': sid, 'name': 's1', 'tenant': 'p1',
                             'status': 'IN_PROGRESS', 'data': {...}})
@@ -14,8 +13,8 @@ the snapshot to belong to the given stack.
 import sqlalchemy as sa
 
 from heat_lite.common import exception
-from heat_lite.db import api as db_api
-from heat_lite.db import models, retry
+from heat_lite.db import models, retry, session
+from heat_lite.db.models import utcnow
 
 T_SNAPSHOT = models.Snapshot.__table__
 
@@ -26,13 +25,13 @@ def _not_found(snapshot_id):
 
 @retry.retry_on_db_error
 def snapshot_create(values):
-    db_api.stamp_id(values)
+    session.stamp_id(values)
     if retry.retrying():  # the first attempt's row, if it was stored
-        row = db_api._one(sa.select(T_SNAPSHOT).where(T_SNAPSHOT.c.id == values["id"]))
+        row = session.select_one(sa.select(T_SNAPSHOT).where(T_SNAPSHOT.c.id == values["id"]))
         if row is not None:
             return row
-    values = dict(values, created_at=db_api.utcnow())
-    with db_api.transaction() as conn:
+    values = dict(values, created_at=utcnow())
+    with session.transaction() as conn:
         conn.execute(T_SNAPSHOT.insert().values(**values))
     return snapshot_get(values["id"])
 
@@ -40,7 +39,7 @@ def snapshot_create(values):
 @retry.retry_on_db_error
 def snapshot_get(snapshot_id, tenant=None):
     """:raises: NotFound when there is none, or it is another project's."""
-    row = db_api._one(sa.select(T_SNAPSHOT).where(T_SNAPSHOT.c.id == snapshot_id))
+    row = session.select_one(sa.select(T_SNAPSHOT).where(T_SNAPSHOT.c.id == snapshot_id))
     if row is None or (tenant is not None and row.tenant != tenant):
         raise _not_found(snapshot_id)
     return row
@@ -58,7 +57,7 @@ def snapshot_get_by_stack(snapshot_id, stack_id, stack_name, tenant=None):
 @retry.retry_on_db_error
 def snapshot_get_all(stack_id):
     """The stack's snapshots, oldest first."""
-    return db_api._all(
+    return session.select_all(
         sa.select(T_SNAPSHOT)
         .where(T_SNAPSHOT.c.stack_id == stack_id)
         .order_by(T_SNAPSHOT.c.created_at, T_SNAPSHOT.c.id)
@@ -68,24 +67,24 @@ def snapshot_get_all(stack_id):
 @retry.retry_on_db_error
 def snapshot_count_all_by_stack(stack_id):
     stmt = sa.select(sa.func.count(T_SNAPSHOT.c.id)).where(T_SNAPSHOT.c.stack_id == stack_id)
-    return db_api._one(stmt)[0]
+    return session.select_one(stmt)[0]
 
 
 @retry.retry_on_db_error
 def snapshot_update(snapshot_id, values, expected_status=None):
     """Returns whether the snapshot (still in ``expected_status``, if given) was updated."""
-    values = dict(values, updated_at=db_api.utcnow())
+    values = dict(values, updated_at=utcnow())
     stmt = T_SNAPSHOT.update().where(T_SNAPSHOT.c.id == snapshot_id).values(**values)
     if expected_status is not None:
         stmt = stmt.where(T_SNAPSHOT.c.status == expected_status)
-    return db_api._write(stmt) > 0
+    return session.write(stmt) > 0
 
 
 @retry.retry_on_db_error
 def snapshot_delete(snapshot_id):
-    db_api._write(T_SNAPSHOT.delete().where(T_SNAPSHOT.c.id == snapshot_id))
+    session.write(T_SNAPSHOT.delete().where(T_SNAPSHOT.c.id == snapshot_id))
 
 
 @retry.retry_on_db_error
 def snapshot_delete_all_by_stack(stack_id):
-    db_api._write(T_SNAPSHOT.delete().where(T_SNAPSHOT.c.stack_id == stack_id))
+    session.write(T_SNAPSHOT.delete().where(T_SNAPSHOT.c.stack_id == stack_id))

@@ -12,8 +12,8 @@ raises Heat's NotFound for a row of another project, as heat/db/api.py does.
 import sqlalchemy as sa
 
 from heat_lite.common import exception
-from heat_lite.db import api as db_api
-from heat_lite.db import models, retry
+from heat_lite.db import models, retry, session
+from heat_lite.db.models import T_RSRC, utcnow
 
 T_CONFIG = models.SoftwareConfig.__table__
 T_DEPLOY = models.SoftwareDeployment.__table__
@@ -36,14 +36,14 @@ def _deployment_not_found(deployment_id):
 
 @retry.retry_on_db_error
 def software_config_create(values):
-    db_api.stamp_id(values)
+    session.stamp_id(values)
     if retry.retrying():  # the first attempt's row, if it was stored
-        with db_api.autocommit() as conn:
+        with session.autocommit() as conn:
             row = conn.execute(_CONFIG_GET, {"config_id": values["id"]}).first()
         if row is not None:
             return row
-    values = dict(values, created_at=db_api.utcnow())
-    with db_api.transaction() as conn:
+    values = dict(values, created_at=utcnow())
+    with session.transaction() as conn:
         conn.execute(T_CONFIG.insert().values(**values))
     return software_config_get(values["id"])
 
@@ -60,7 +60,7 @@ def _config_get(conn, config_id, tenant):
 
 @retry.retry_on_db_error
 def software_config_get(config_id, tenant=None):
-    with db_api.autocommit() as conn:
+    with session.autocommit() as conn:
         return _config_get(conn, config_id, tenant)
 
 
@@ -70,15 +70,15 @@ def software_config_get_all(tenant=None, limit=None, marker=None):
     stmt = sa.select(T_CONFIG).order_by(T_CONFIG.c.created_at.desc(), T_CONFIG.c.id.desc())
     if tenant is not None:
         stmt = stmt.where(T_CONFIG.c.tenant == tenant)
-    with db_api.autocommit() as conn:
+    with session.autocommit() as conn:
         rows = conn.execute(stmt).all()
-    return db_api._page(rows, marker, limit, "id")
+    return session.page(rows, marker, limit, "id")
 
 
 @retry.retry_on_db_error
 def software_config_delete(config_id, tenant=None):
     """:raises: NotFound; InvalidRestrictedAction while a deployment uses the config."""
-    with db_api.transaction() as conn:
+    with session.transaction() as conn:
         _config_get(conn, config_id, tenant)
         used = conn.execute(
             sa.select(T_DEPLOY.c.id).where(T_DEPLOY.c.config_id == config_id).limit(1)
@@ -123,21 +123,21 @@ def _deployment_get(conn, deployment_id, tenant):
 
 @retry.retry_on_db_error
 def software_deployment_get(deployment_id, tenant=None):
-    with db_api.autocommit() as conn:
+    with session.autocommit() as conn:
         return _deployment_get(conn, deployment_id, tenant)
 
 
 @retry.retry_on_db_error
 def software_deployment_create(values, tenant=None):
     """:raises: NotFound when the config is not one the caller may use."""
-    db_api.stamp_id(values)
+    session.stamp_id(values)
     if retry.retrying():  # the first attempt's row, if it was stored
-        with db_api.autocommit() as conn:
+        with session.autocommit() as conn:
             row = conn.execute(_DEPLOY_GET, {"deployment_id": values["id"]}).first()
         if row is not None:
             return row
-    values = dict(values, created_at=db_api.utcnow())
-    with db_api.transaction() as conn:
+    values = dict(values, created_at=utcnow())
+    with session.transaction() as conn:
         _config_get(conn, values.get("config_id"), tenant)
         conn.execute(T_DEPLOY.insert().values(**values))
         return _deployment_get(conn, values["id"], None)
@@ -154,14 +154,14 @@ def software_deployment_get_all(tenant=None, server_id=None):
     )
     if server_id:
         stmt = stmt.where(T_DEPLOY.c.server_id == server_id)
-    with db_api.autocommit() as conn:
+    with session.autocommit() as conn:
         return conn.execute(stmt).all()
 
 
 @retry.retry_on_db_error
 def software_deployment_update(deployment_id, values, tenant=None):
     """Set ``values`` (a new config_id must be the caller's too); the updated row."""
-    with db_api.transaction() as conn:
+    with session.transaction() as conn:
         if "config_id" in values:
             _config_get(conn, values["config_id"], tenant)
         _deployment_get(conn, deployment_id, tenant)
@@ -171,7 +171,7 @@ def software_deployment_update(deployment_id, values, tenant=None):
 
 @retry.retry_on_db_error
 def software_deployment_delete(deployment_id, tenant=None):
-    with db_api.transaction() as conn:
+    with session.transaction() as conn:
         _deployment_get(conn, deployment_id, tenant)
         conn.execute(T_DEPLOY.delete().where(T_DEPLOY.c.id == deployment_id))
 
@@ -183,15 +183,14 @@ def software_deployment_delete(deployment_id, tenant=None):
 def server_resource_get(server_id):
     """The live resource row whose physical id is ``server_id`` (its metadata lists the
     server's deployments), or None."""
-    t_rsrc = db_api.T_RSRC
-    with db_api.autocommit() as conn:
+    with session.autocommit() as conn:
         return conn.execute(
-            sa.select(t_rsrc)
+            sa.select(T_RSRC)
             .where(
-                t_rsrc.c.nova_instance == server_id,
-                t_rsrc.c.replaced_by.is_(None),
-                t_rsrc.c.action != "DELETE",
+                T_RSRC.c.nova_instance == server_id,
+                T_RSRC.c.replaced_by.is_(None),
+                T_RSRC.c.action != "DELETE",
             )
-            .order_by(t_rsrc.c.id.desc())
+            .order_by(T_RSRC.c.id.desc())
             .limit(1)
         ).first()

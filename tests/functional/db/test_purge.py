@@ -8,7 +8,7 @@ import sqlalchemy as sa
 
 from heat_lite.common import context, exception
 from heat_lite.db import api as db_api
-from heat_lite.db import models, purge
+from heat_lite.db import models, purge, session
 from heat_lite.db import snapshots as db_snapshots
 from tests.functional.db import helpers
 
@@ -61,7 +61,7 @@ def _tables():
 
 
 def _stack_ids():
-    return sorted(r.id for r in db_api._all(sa.select(db_api.T_STACK.c.id)))
+    return sorted(r.id for r in session.select_all(sa.select(db_api.T_STACK.c.id)))
 
 
 def test_old_deleted_stacks_go_with_everything_they_own(db):

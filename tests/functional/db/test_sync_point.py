@@ -5,6 +5,7 @@ import pytest
 
 from heat_lite.common import exception
 from heat_lite.db import api as db_api
+from heat_lite.db import postgresql, sync_points
 from heat_lite.engine import sync_point
 
 pytestmark = pytest.mark.functional
@@ -188,7 +189,7 @@ def test_a_state_write_is_stored_though_its_sync_points_are_gone(stack_id):
 
 
 def _report(entity_ids, sender, write=None):
-    return db_api._Report(entity_ids, "t1", True, sender, {"id": 0}, None, write)
+    return sync_points.Report(entity_ids, "t1", True, sender, {"id": 0}, None, write)
 
 
 def test_one_batch_of_reports_counts_each_sender_once_and_in_turn(db, stack_id):
@@ -210,7 +211,7 @@ def test_one_batch_of_reports_counts_each_sender_once_and_in_turn(db, stack_id):
         _report(["6"], "c", write=stale),
         _report(["6"], "d"),
     ]
-    results = db_api._send_reports(("t1", True), reports)
+    results = postgresql._send_reports(("t1", True), reports)
     assert results[0] == {"5": 2, "6": 1}
     assert results[1] == {"5": None}
     assert results[2] == {"5": 3}  # "404": no such sync point, no key
@@ -222,7 +223,7 @@ def test_one_batch_of_reports_counts_each_sender_once_and_in_turn(db, stack_id):
     assert set(db_api.sync_point_inputs([6], "t1", True)["6"][0]) == {"a", "d"}
     assert db_api.resource_get_with_stack(matching)[0].status == "COMPLETE"
     # a report retried after its answer was lost finds the counts it made (db.retry)
-    retried = [db_api._reported_counts(report) for report in reports]
+    retried = [sync_points.reported_counts(report) for report in reports]
     assert retried == [{"5": 2, "6": 1}, None, {"5": 3}, None, {"6": 2}]
 
 
@@ -231,7 +232,7 @@ def test_writes_made_together_each_know_whether_they_matched(db, stack_id):
         pytest.skip("SQLite sends each write alone")
     first, second = _locked_resource(stack_id), _locked_resource(stack_id)
     writes = [_complete_write(first, stack_id, 1), _complete_write(second, stack_id, 7)]
-    assert db_api._send_writes(None, writes) == [True, False]
+    assert postgresql._send_writes(None, writes) == [True, False]
     assert db_api.resource_get_with_stack(first)[0].status == "COMPLETE"
     assert db_api.resource_get_with_stack(second)[0].status == "IN_PROGRESS"
     assert db_api.event_count_all_by_stack(stack_id) == 1
