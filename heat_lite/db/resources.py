@@ -161,6 +161,15 @@ _RSRC_LISTED = [
 
 
 @retry_on_db_error
+def resource_physical_ids_recorded(physical_ids):
+    """The ones of ``physical_ids`` that some resource row records as its physical id."""
+    if not physical_ids:
+        return set()
+    stmt = sa.select(T_RSRC.c.nova_instance).where(T_RSRC.c.nova_instance.in_(list(physical_ids)))
+    return {row[0] for row in session.select_all(stmt)}
+
+
+@retry_on_db_error
 def resource_get_all_by_stack(stack_id, listed_only=False):
     """The stack's resource rows by id; ``listed_only``: only the columns a resource
     list shows (_RSRC_LISTED)."""

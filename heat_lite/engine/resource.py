@@ -231,10 +231,34 @@ class Resource:
             steps = lambda: (self.handle_abandon, self.check_abandon_complete)  # noqa: E731
         else:
             self._freeze_properties()
-            steps = lambda: (self.handle_delete, self.check_delete_complete)  # noqa: E731
+            steps = self._delete_steps(
+                unrecorded=self.resource_id is None and self.action in (CREATE, DELETE)
+            )
         self._run_action(DELETE, engine_id, timeout, steps)
         if self.stack.action == DELETE and not abandon:
             self._break_if_required(DELETE, hooks.POST_DELETE, engine_id, timeout)
+
+    def _delete_steps(self, unrecorded):
+        """handle_delete and its check; ``unrecorded``: the create (or an earlier try of
+        this delete) may have made an object no row names yet (its worker was killed
+        between the cloud's answer and resource_id_set), which the plugin looks for first."""
+
+        def steps():
+            if unrecorded:
+                found = self.find_unrecorded_object()
+                if found is not None:
+                    LOG.info(
+                        "%s: deleting %s, made by a create that did not record it", self, found
+                    )
+                    self.resource_id_set(found)
+            return self.handle_delete, self.check_delete_complete
+
+        return steps
+
+    def find_unrecorded_object(self):
+        """The physical id of an object this resource's create made but did not record,
+        or None (plugins that can look their objects up say; the default cannot)."""
+        return None
 
     def _freeze_properties(self):
         """Read the properties from the values stored when the resource was built (Heat's

@@ -112,15 +112,18 @@ def test_create_survives_cut_database_connections(deployment, client, template, 
 
 
 @pytest.mark.expect_log_errors(r"Worker went down|engine .* is dead|ResourceFailure")
-def test_create_with_a_worker_killed_mid_resource(deployment, client, template, before, injected):
+@pytest.mark.parametrize("identified", [True, False], ids=["made", "first-lock"])
+def test_create_with_a_worker_killed_mid_resource(
+    deployment, client, template, before, injected, identified
+):
+    # made: killed while it holds a resource whose object is made and recorded (a server
+    # in its BUILD wait, a volume creating); first-lock: killed as soon as it holds any,
+    # most often between the cloud's answer to a create and resource_id_set, where the
+    # delete finds the object by what singles it out (docs/rpc-and-convergence.md 4.8)
     heat, _ = deployment
-    # killed while it holds a resource whose object is made (a server in its BUILD wait,
-    # a volume creating): the takeover and the delete find the object by the stored id.
-    # A kill between the cloud's answer and that write (milliseconds) leaks the object,
-    # as in Heat (docs/limits-and-config.md)
     injected(build_time=1.5)
     uuid = client.create_cluster("killed-worker-create", template)
-    chaos.kill_a_lock_holder(heat, _stack_id(client, uuid), identified=True)
+    chaos.kill_a_lock_holder(heat, _stack_id(client, uuid), identified=identified)
     _ends_and_leaves_nothing(deployment, client, uuid, before)
 
 

@@ -100,6 +100,34 @@ class ClientResource(resource.Resource):
 
         return handle_with_retries, check_with_retries
 
+    def created_name(self):
+        """The name the create gives the object (Heat's: the ``name`` property, else the
+        physical resource name, which the resource's uuid makes unique); None when the
+        entity has no name."""
+        if "name" not in self.properties_schema:
+            return None
+        return self.properties["name"] or self.physical_resource_name()
+
+    def unrecorded_object_filters(self):
+        """The list filters that single out the object this resource's create makes (the
+        name it gives it), or None when nothing does."""
+        name = self.created_name()
+        return {"name": name} if name else None
+
+    def find_unrecorded_object(self):
+        """The object of the plugin's entity that ``unrecorded_object_filters`` single out
+        and no resource records: a worker killed between the cloud's answer to the create
+        and resource_id_set made it (several such: None, nothing is guessed)."""
+        try:
+            filters = self.unrecorded_object_filters() if self.entity else None
+        except (client_exception.NotFound, exception.EntityNotFound):
+            filters = None  # what it refers to is gone: so is the object
+        if not filters:
+            return None
+        ids = [obj["id"] for obj in self.client_plugin().list(self.entity, **filters)]
+        unrecorded = set(ids) - db_api.resource_physical_ids_recorded(ids)
+        return unrecorded.pop() if len(unrecorded) == 1 else None
+
     # -- a FAILED resource's next update (Heat's needs_replace_failed) ----------------------
 
     # None: a FAILED resource is replaced (Heat's default); a tuple of states: its object

@@ -107,7 +107,7 @@ class Volume(client_resource.ClientResource):
         image = props["image"] or props["imageRef"]
         image_id = self.client_plugin("glance").find_image_by_name_or_id(image) if image else None
         volume = self.client_plugin().create_volume(
-            props["name"] or self.physical_resource_name(),
+            self.created_name(),
             props["size"] or 1,
             description=props["description"],
             volume_type=props["volume_type"] or "lvmdriver-1",
@@ -136,7 +136,7 @@ class Volume(client_resource.ClientResource):
         for key in ("description", "volume_type", "metadata", "read_only"):
             if key in prop_diff:
                 changes[key] = self.properties[key]
-        name = self.properties["name"] or self.physical_resource_name()
+        name = self.created_name()
         plugin.update("volume", self.resource_id, name=name, **changes)
 
     def _delete_resource(self, resource_id):

@@ -112,6 +112,15 @@ class FloatingIP(neutron.NeutronResource):
         )
         self.resource_id_set(fip["id"])
 
+    def unrecorded_object_filters(self):
+        """A floating IP has no name: the port it is made on, or its address, single it out."""
+        props = self.properties
+        if props["port_id"]:
+            return {"port_id": self.find("port", props["port_id"])}
+        if props["floating_ip_address"]:
+            return {"floating_ip_address": props["floating_ip_address"]}
+        return None
+
     def handle_update(self, new_defn, prop_diff):
         if "port_id" in prop_diff or "fixed_ip_address" in prop_diff:
             self.client_plugin().update_floatingip(

@@ -76,7 +76,7 @@ class Net(neutron.NeutronResource):
 
     def handle_create(self):
         net = self.client_plugin().create_net(
-            self.properties["name"] or self.physical_resource_name(),
+            self.created_name(),
             shared=self.properties["shared"],
             **self._attrs(),
         )
@@ -86,7 +86,7 @@ class Net(neutron.NeutronResource):
         self.client_plugin().update(
             "net",
             self.resource_id,
-            name=self.properties["name"] or self.physical_resource_name(),
+            name=self.created_name(),
             shared=self.properties["shared"],
             **self._attrs(),
         )

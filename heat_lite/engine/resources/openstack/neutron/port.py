@@ -218,7 +218,7 @@ class Port(neutron.NeutronResource):
             attrs["binding:vnic_type"] = props["binding:vnic_type"]
         port = self.client_plugin().create_port(
             self.find("net", network),
-            name=props["name"] or self.physical_resource_name(),
+            name=self.created_name(),
             fixed_ips=self._fixed_ips(),
             device_id=props["device_id"] or "",
             device_owner=props["device_owner"] or "",
@@ -252,7 +252,7 @@ class Port(neutron.NeutronResource):
 
     def handle_update(self, new_defn, prop_diff):
         changes = self._attrs()
-        changes["name"] = self.properties["name"] or self.physical_resource_name()
+        changes["name"] = self.created_name()
         if "fixed_ips" in prop_diff or "no_fixed_ips" in prop_diff:
             wanted = self._fixed_ips()
             changes["fixed_ips"] = [{}] if wanted is None else wanted

@@ -4,7 +4,9 @@ A router interface's physical id is Heat's ``<router id>:subnet_id=<subnet id>``
 ``:port_id=<port id>``).
 """
 
+from heat_lite.common import exception
 from heat_lite.engine import attributes, constraints, properties
+from heat_lite.engine.clients import client_exception
 from heat_lite.engine.resources.openstack import implicit
 from heat_lite.engine.resources.openstack.neutron import neutron
 from heat_lite.engine.resources.openstack.neutron.subnet import Subnet
@@ -104,7 +106,7 @@ class Router(neutron.NeutronResource):
 
     def handle_create(self):
         router = self.client_plugin().create_router(
-            self.properties["name"] or self.physical_resource_name(),
+            self.created_name(),
             self._gateway(),
             admin_state_up=self.properties["admin_state_up"],
             tags=self.properties["tags"] or [],
@@ -119,7 +121,7 @@ class Router(neutron.NeutronResource):
         neutron_client.update(
             "router",
             self.resource_id,
-            name=self.properties["name"] or self.physical_resource_name(),
+            name=self.created_name(),
             admin_state_up=self.properties["admin_state_up"],
             tags=self.properties["tags"] or [],
         )
@@ -158,17 +160,28 @@ class RouterInterface(neutron.NeutronResource):
             props["port"] or props["port_id"],
         )
 
-    def handle_create(self):
+    def _interface_id(self):
+        """``<router id>:subnet_id=<id>`` (or ``:port_id=``): the interface's physical id."""
         router, subnet, port = self._target()
-        router_id = self.find("router", router)
         if subnet:
-            subnet_id = self.find("subnet", subnet)
-            self.client_plugin().add_interface(router_id, subnet_id=subnet_id)
-            self.resource_id_set("%s:subnet_id=%s" % (router_id, subnet_id))
+            target = "subnet_id=%s" % self.find("subnet", subnet)
         else:
-            port_id = self.find("port", port)
-            self.client_plugin().add_interface(router_id, port_id=port_id)
-            self.resource_id_set("%s:port_id=%s" % (router_id, port_id))
+            target = "port_id=%s" % self.find("port", port)
+        return "%s:%s" % (self.find("router", router), target)
+
+    def handle_create(self):
+        interface_id = self._interface_id()
+        router_id, key, value = self._parts(interface_id)
+        self.client_plugin().add_interface(router_id, **{key: value})
+        self.resource_id_set(interface_id)
+
+    def find_unrecorded_object(self):
+        """An interface is named by its router and subnet (or port): the one the create
+        adds, added or not (removing one that is not there is fine)."""
+        try:
+            return self._interface_id()
+        except (client_exception.NotFound, exception.EntityNotFound):
+            return None  # the router or the subnet is gone: so is the interface
 
     def _parts(self, resource_id):
         router_id, _, target = resource_id.partition(":")

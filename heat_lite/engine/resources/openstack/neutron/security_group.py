@@ -120,7 +120,7 @@ class SecurityGroup(neutron.NeutronResource):
             )
 
     def _name(self):
-        return self.properties["name"] or self.physical_resource_name()
+        return self.created_name()
 
     def _add_rules(self):
         plugin = self.client_plugin()
@@ -178,15 +178,25 @@ class SecurityGroupRule(neutron.NeutronResource):
 
     properties_schema = _rule_schema(required_group=True)
 
-    def handle_create(self):
+    def _rule(self):
         props = self.properties
         values = {k: props[k] for k in _RULE_KEYS}
         values["remote_group_id"] = self.find("security_group", props["remote_group"])
-        values["description"] = props["description"] or ""
+        values["security_group_id"] = self.find("security_group", props["security_group"])
+        return values
+
+    def handle_create(self):
+        values = self._rule()
+        values["description"] = self.properties["description"] or ""
         rule = self.client_plugin().create_security_group_rule(
-            self.find("security_group", props["security_group"]), **values
+            values.pop("security_group_id"), **values
         )
         self.resource_id_set(rule["id"])
+
+    def unrecorded_object_filters(self):
+        """A rule has no name: Neutron keeps one rule of a group per direction, protocol,
+        ports and remote, which single it out."""
+        return self._rule()
 
 
 def resource_mapping():

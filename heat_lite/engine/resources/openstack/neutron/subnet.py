@@ -139,7 +139,7 @@ class Subnet(neutron.NeutronResource):
         props = self.properties
         attrs = dict(
             self.value_specs(),
-            name=props["name"] or self.physical_resource_name(),
+            name=self.created_name(),
             dns_nameservers=props["dns_nameservers"] or [],
             enable_dhcp=props["enable_dhcp"],
             host_routes=props["host_routes"] or [],

@@ -292,7 +292,7 @@ class Server(server_network_mixin.ServerNetworkMixin, client_resource.ClientReso
         image = props["image"]
         nova = self.client_plugin()
         server = nova.create_server(
-            props["name"] or self.physical_resource_name(),
+            self.created_name(),
             self._image_id(image) if image else None,
             props["flavor"],
             networks=self.build_nics(
@@ -361,7 +361,7 @@ class Server(server_network_mixin.ServerNetworkMixin, client_resource.ClientReso
             nova.update(
                 "server",
                 self.resource_id,
-                name=self.properties["name"] or self.physical_resource_name(),
+                name=self.created_name(),
                 metadata=self.properties["metadata"] or {},
                 tags=self.properties["tags"] or [],
             )

@@ -34,7 +34,7 @@ class ServerGroup(client_resource.ClientResource):
 
     def handle_create(self):
         group = self.client_plugin().create_server_group(
-            self.properties["name"] or self.physical_resource_name(),
+            self.created_name(),
             self.properties["policies"],
             self.properties["rules"],
         )

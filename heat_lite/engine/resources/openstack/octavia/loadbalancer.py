@@ -46,7 +46,7 @@ class LoadBalancer(octavia_base.OctaviaBase):
         props = self.properties
         neutron = self.client_plugin("neutron")
         lb = self.client_plugin().create_loadbalancer(
-            props["name"] or self.physical_resource_name(),
+            self.created_name(),
             vip_subnet_id=neutron.find_resourceid_by_name_or_id("subnet", props["vip_subnet"]),
             vip_address=props["vip_address"],
             description=props["description"],
