@@ -1,6 +1,7 @@
 """Event rows for stack and resource state changes, and their pruning.
 
 db_api.event_create(event.stack_event(stack))
+event.add_resource_event(rsrc, "Signal: deployment succeeded", action="SIGNAL")
 event.maybe_purge(stack.id)   # 2 in event_purge_batch_size chance of pruning
 """
 
@@ -23,6 +24,16 @@ def resource_event(rsrc):
         "resource_status_reason": rsrc.status_reason,
         "resource_type": rsrc.type_name,
     }
+
+
+def add_resource_event(rsrc, reason, action=None):
+    """Store an event of ``rsrc``'s current state with ``reason`` and no state change
+    (a hook reached, a signal received: ``action`` then stands in for the resource's)."""
+    values = resource_event(rsrc)
+    values["resource_status_reason"] = reason
+    if action is not None:
+        values["resource_action"] = action
+    db_api.event_create(values)
 
 
 def stack_event(stack):

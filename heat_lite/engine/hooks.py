@@ -107,13 +107,6 @@ def child_resources(env, resource_name):
 # -- the resource side ---------------------------------------------------------------------
 
 
-def _add_event(rsrc, reason):
-    """An event with the resource's current state and ``reason`` (no state change)."""
-    values = event.resource_event(rsrc)
-    values["resource_status_reason"] = reason
-    db_api.event_create(values)
-
-
 def is_set(rsrc, hook):
     return db_api.resource_data_get_all(rsrc.id).get(hook) == HOOK_SET
 
@@ -133,7 +126,7 @@ def wait_while_set(rsrc, action, hook, deadline):
     way the hook is cleared first. A superseding update does not end it (as in Heat).
     """
     rsrc.data_set(hook, HOOK_SET)
-    _add_event(rsrc, "%s paused until Hook %s is cleared" % (action, hook))
+    event.add_resource_event(rsrc, "%s paused until Hook %s is cleared" % (action, hook))
     cancel = getattr(rsrc, "cancel_event", None)
     wait = POLL_START
     while is_set(rsrc, hook):
@@ -144,7 +137,7 @@ def wait_while_set(rsrc, action, hook, deadline):
             failure = exception.Timeout()
         if failure is not None:
             clear(rsrc, hook)
-            _add_event(rsrc, "Failure occurred while waiting.")
+            event.add_resource_event(rsrc, "Failure occurred while waiting.")
             raise failure
         if cancel is None:
             time.sleep(wait)
@@ -181,7 +174,7 @@ def unset(rsrc, details):
     """Clear the hook a signal names (checked by ``check_unset``) and say so in an event."""
     hook = details[UNSET_HOOK]
     clear(rsrc, hook)
-    _add_event(rsrc, "Hook %s is cleared" % hook)
+    event.add_resource_event(rsrc, "Hook %s is cleared" % hook)
 
 
 def describe(rsrc):

@@ -161,6 +161,34 @@ class Resource:
             raise exception.UpdateInProgress(resource_name=self.name)
         self.atomic_key += 1
 
+    # -- the stored rows a plugin reads (plugins reach the database only through here) --
+
+    def stored_row(self):
+        """This resource's row as stored now (None once it is gone)."""
+        row, _stack = db_api.resource_get_with_stack(self.id)
+        return row
+
+    def replacement_resource_id(self):
+        """The physical id of the resource that replaced this one (None if gone)."""
+        row, _stack = db_api.resource_get_with_stack(self.replaced_by)
+        return row.nova_instance if row is not None else None
+
+    @staticmethod
+    def stack_row(stack_id, show_deleted=False):
+        """Stack ``stack_id``'s row (None if there is none, or it is deleted and not
+        ``show_deleted``): a nested stack resource's child, the stack of a deployment."""
+        return db_api.stack_get(stack_id, show_deleted=show_deleted)
+
+    @staticmethod
+    def stack_resource_rows(stack_id):
+        """The resource rows of stack ``stack_id``, by id."""
+        return db_api.resource_get_all_by_stack(stack_id)
+
+    @staticmethod
+    def physical_ids_recorded(physical_ids):
+        """The ones of ``physical_ids`` that some resource row records as its physical id."""
+        return db_api.resource_physical_ids_recorded(physical_ids)
+
     def data(self):
         if self._data is None:
             self._data = db_api.resource_data_get_all(self.id) if self.id else {}

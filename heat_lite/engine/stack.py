@@ -219,6 +219,19 @@ class Stack:
             self._root_stack_id = root.id if root is not None else self.owner_id
         return self._root_stack_id
 
+    def total_resources(self):
+        """How many resource rows the whole tree under this stack's root holds (Heat's
+        Stack.total_resources, which max_resources_per_stack bounds)."""
+        return db_api.resource_count_by_root(self.root_stack_id())
+
+    def child_stack_rows(self, parent_resource_name):
+        """The rows of the live child stacks this stack made for its resource
+        ``parent_resource_name`` (a nested stack resource's, recorded or not)."""
+        return db_api.stack_get_all(
+            filters={"owner_id": self.id, "parent_resource_name": parent_resource_name},
+            show_nested=True,
+        )
+
     def identifier(self):
         return identifier.HeatIdentifier(self.tenant, self.name, self.id)
 

@@ -20,7 +20,6 @@ import time
 
 from heat_lite.common import exception
 from heat_lite.conf import CONF
-from heat_lite.db import api as db_api
 from heat_lite.engine import attributes, clients, resource
 from heat_lite.engine.clients import client_exception
 from heat_lite.rpc import api as rpc_api
@@ -125,7 +124,7 @@ class ClientResource(resource.Resource):
         if not filters:
             return None
         ids = [obj["id"] for obj in self.client_plugin().list(self.entity, **filters)]
-        unrecorded = set(ids) - db_api.resource_physical_ids_recorded(ids)
+        unrecorded = set(ids) - self.physical_ids_recorded(ids)
         return unrecorded.pop() if len(unrecorded) == 1 else None
 
     # -- a FAILED resource's next update (Heat's needs_replace_failed) ----------------------
@@ -170,11 +169,6 @@ class ClientResource(resource.Resource):
             except Exception as exc:
                 raise exception.ResourceFailure(exc, self, rpc_api.UPDATE)
         super().update_convergence(template_id, requires, engine_id, timeout, new_defn)
-
-    def replacement_resource_id(self):
-        """The physical id of the resource that replaced this one (None if gone)."""
-        row, _stack = db_api.resource_get_with_stack(self.replaced_by)
-        return row.nova_instance if row is not None else None
 
     def restore_prev_rsrc(self, replacement_id):
         """Take back from the replacement (``replacement_id``) what prepare_for_replace gave."""

@@ -20,7 +20,6 @@ import uuid
 
 from heat_lite.common import exception
 from heat_lite.conf import CONF
-from heat_lite.db import api as db_api
 from heat_lite.engine import (
     attributes,
     constraints,
@@ -270,7 +269,7 @@ class SoftwareDeployment(resource.Resource):
 
     def _stack_being_deleted(self):
         """A stack delete superseded the traversal this deployment waits in."""
-        row = db_api.stack_get(self.stack.id, show_deleted=True)
+        row = self.stack_row(self.stack.id, show_deleted=True)
         return (
             row is not None
             and row.action == rpc_api.DELETE
@@ -352,13 +351,7 @@ class SoftwareDeployment(resource.Resource):
 
         Recorded first as a ``SIGNAL_<status>`` event, as Heat's Resource.signal does.
         """
-        db_api.event_create(
-            dict(
-                event.resource_event(self),
-                resource_action="SIGNAL",
-                resource_status_reason=signal_summary(details),
-            )
-        )
+        event.add_resource_event(self, signal_summary(details), action="SIGNAL")
         return software.signal_software_deployment(self.stack.context, self.resource_id, details)
 
     def get_attribute(self, key, *path):

@@ -18,7 +18,6 @@ import urllib.parse
 
 from heat_lite.common import exception, identifier, template_format
 from heat_lite.conf import CONF
-from heat_lite.db import api as db_api
 from heat_lite.engine import environment, hooks, properties, resource, templates
 from heat_lite.rpc import api as rpc_api
 
@@ -108,9 +107,9 @@ class NestedValidation:
             return
         total = len(tmpl.resource_names())
         if self.stack.id is not None:
-            total += db_api.resource_count_by_root(self.stack.root_stack_id())
+            total += self.stack.total_resources()
         if self.resource_id:
-            total -= len(db_api.resource_get_all_by_stack(self.resource_id))
+            total -= len(self.stack_resource_rows(self.resource_id))
         if total > limit:
             raise exception.resource_limit_exceeded()
 
@@ -164,7 +163,7 @@ class StackResource(NestedValidation, resource.Resource):
     def _child_row(self, show_deleted=False):
         if not self.resource_id:
             return None
-        return db_api.stack_get(self.resource_id, show_deleted=show_deleted)
+        return self.stack_row(self.resource_id, show_deleted=show_deleted)
 
     def _child_identity(self, row):
         return {"tenant": row.tenant, "stack_name": row.name, "stack_id": row.id, "path": ""}
@@ -210,7 +209,7 @@ class StackResource(NestedValidation, resource.Resource):
         child = self.child_stack()
         if child is None:
             return {}
-        rows = db_api.resource_get_all_by_stack(child.id)
+        rows = self.stack_resource_rows(child.id)
         resources = {}
         for row in rows:
             defn = child.definitions.get(row.name)
@@ -233,7 +232,7 @@ class StackResource(NestedValidation, resource.Resource):
         """This resource's metadata as the child's ``resource_facade: metadata`` reads it
         (Heat's metadata_get): what is stored for it, else its definition's."""
         if self.id is not None:
-            row, _stack = db_api.resource_get_with_stack(self.id)
+            row = self.stored_row()
             if row is not None and row.rsrc_metadata is not None:
                 return row.rsrc_metadata
         return self._resolved_metadata(self.t)
@@ -261,16 +260,13 @@ class StackResource(NestedValidation, resource.Resource):
         """Live child stacks made for this resource's name that no resource of the parent
         records: a worker killed between the child's create and resource_id_set left one
         (the takeover, or the delete, finds it here)."""
-        children = db_api.stack_get_all(
-            filters={"owner_id": self.stack.id, "parent_resource_name": self.name},
-            show_nested=True,
-        )
+        children = self.stack.child_stack_rows(self.name)
         mine = [
             c for c in children if c.parent_resource_name == self.name and c.id != self.resource_id
         ]
         if not mine:  # (the common case: no other child than the one this resource records)
             return []
-        recorded = {r.nova_instance for r in db_api.resource_get_all_by_stack(self.stack.id)}
+        recorded = {r.nova_instance for r in self.stack_resource_rows(self.stack.id)}
         return [c for c in mine if c.id not in recorded]
 
     def create_with_template(self, child_template):
@@ -397,7 +393,7 @@ class StackResource(NestedValidation, resource.Resource):
     def check_delete_complete(self, token):
         if token is None:
             return True
-        row = db_api.stack_get(token, show_deleted=True)
+        row = self.stack_row(token, show_deleted=True)
         if row is None or row.deleted_at is not None:
             return True
         if row.action != rpc_api.DELETE:
