@@ -1,5 +1,6 @@
-"""Chaos benchmark: the faults of issue 9 against real heat-lite processes on the local
-PostgreSQL and RabbitMQ, each several times.
+"""Chaos benchmark: a worker or engine killed, the broker or the database cut, races of
+creates, against real heat-lite processes on the local PostgreSQL and RabbitMQ, each
+several times.
 
     python bench/chaos.py                       # every scenario, 3 runs each
     python bench/chaos.py --runs 1 --only worker_killed,vhost_bounce
@@ -9,10 +10,12 @@ could then be deleted, and left no rows behind (and, for the races, the rule the
 tried to break held). One line per scenario, then
 ``survived=<n>/<total> stranded=<n> leaked_rows=<n>``.
 
-Scenarios (issue 9 items): worker_killed, delete_stranded (1); engine_killed_after_201,
-sigterm_during_update, vhost_bounce, db_connections_cut, timeout_no_node_running (2);
-nested_delete (3); same_name_race, stack_limit_race (4); implicit_deps (5); and issue 29's
-db_cut_cloud_objects, worker_killed_cloud_objects. Every run's delete must also leave
+Scenarios: a process killed mid-traversal (worker_killed, delete_stranded); the engine
+or the broker or the database away (engine_killed_after_201, sigterm_during_update,
+vhost_bounce, db_connections_cut, timeout_no_node_running); a nested stack's delete
+(nested_delete); races the database settles (same_name_race, stack_limit_race); Heat's
+implicit dependencies (implicit_deps); the cloud's objects through a cut or a kill
+(db_cut_cloud_objects, worker_killed_cloud_objects). Every run's delete must also leave
 nothing in the simulated cloud (counted in leaked_rows).
 """
 
@@ -186,7 +189,7 @@ def nested_delete(run):
 
 
 def same_name_race(run):
-    """20 parallel creates of one name in one project: one live stack (issue 9 item 4)."""
+    """20 parallel creates of one name in one project: one live stack."""
     name = "race-%s" % uuid.uuid4().hex[:6]
     ids = _parallel_creates(run, [name] * 20, "p-%s" % uuid.uuid4().hex[:6])
     live = [i for i in ids if i is not None]
@@ -205,7 +208,7 @@ def stack_limit_race(run):
 
 def implicit_deps(run):
     """net + subnet + server on {network: net}: the delete needs the server gone before
-    the subnet (Heat's implicit dependencies, issue 9 item 5)."""
+    the subnet (Heat's implicit dependencies)."""
     template = {
         "heat_template_version": "2018-08-31",
         "resources": {

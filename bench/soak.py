@@ -15,7 +15,7 @@ The last line is
     clusters=N failed=F leaked=L fd_growth=G rss_growth_mb=R
 
 where G and R are the largest growth of any one service between 10 % and 100 % of N.
-Target (issue 29): failed=0 leaked=0, G <= 20, R <= 50 at N = 200 and N = 1,000.
+Target: failed=0 leaked=0, G <= 20, R <= 50 at N = 200 and N = 1,000.
 """
 
 import argparse

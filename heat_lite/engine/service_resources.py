@@ -305,7 +305,7 @@ def _attribute_names(rsrc):
 
 def _required_by(rows):
     """{row id: sorted names of the rows whose ``requires`` name it}, in one pass over the
-    edges (a resource list of N rows used to scan all N rows for each of them)."""
+    edges (not a scan of all N rows for each of a list's N rows)."""
     found = {r.id: [] for r in rows}
     for row in rows:
         for required in set(row.requires or ()):

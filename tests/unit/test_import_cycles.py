@@ -1,4 +1,4 @@
-"""No import cycle in heat_lite, magnum_lite or simcloud (issue 11, item 8).
+"""No import cycle in heat_lite, magnum_lite or simcloud.
 
 import-linter holds the layering (pyproject.toml [tool.importlinter]); this test holds what its
 contracts cannot: that no two modules reach each other through any chain of imports, including

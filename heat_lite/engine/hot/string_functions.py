@@ -74,7 +74,8 @@ class Replace(function.Function):
         key, the parts at the second, and so on, a value once inserted never being
         searched again. Done in one pass per key over the text not yet replaced (a list
         of segments, the inserted values held by reference) rather than recursing into
-        every part for every key (a config of 135 keys took 80 ms so, 1 ms now)."""
+        every part for every key (a config of 135 keys: 1 ms, where the recursion takes
+        80)."""
         # (is text still to search, text): the values are the odd segments
         segments = [(True, template)]
         for placeholder in keys:

@@ -88,7 +88,7 @@ class InstantiationData:
             template_format.check_size(str(template_data))
             return template_data
         if template_data is None and self.PARAM_TEMPLATE_URL in self.data:
-            # TODO(later issue): fetch template_url (heat/common/urlfetch.py).
+            # template_url is not fetched (Heat's heat/common/urlfetch.py does)
             raise exc.HTTPBadRequest("Could not retrieve template: template_url is not supported")
         if template_data is None:
             if self.patch:
@@ -344,7 +344,7 @@ class StackController:
         """``{"resource_changes": {"added", "deleted", "replaced", "unchanged", "updated"}}``
         with the engine's raw resource dicts
         (docs/heat-api.md §5.6); ``show_nested`` is accepted and
-        checked but nested stacks are not expanded (TODO(later issue))."""
+        checked but nested stacks are not expanded (Heat expands them)."""
         if PARAM_SHOW_NESTED in req.params:
             util.bad_request_on_value_error(
                 util.extract_bool, PARAM_SHOW_NESTED, req.params[PARAM_SHOW_NESTED]
