@@ -73,7 +73,8 @@ def is_transient_db_error(exc):
 
 def retrying():
     """Whether this attempt repeats a call whose earlier attempt ended in a transient
-    error: that attempt's writes may have been committed (see the module's docstring)."""
+    error: that attempt's writes may have been committed, so a write looks whether it is
+    stored already before it takes a changed row for someone else's."""
     return bool(getattr(_STATE, "attempt", None))
 
 

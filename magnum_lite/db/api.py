@@ -34,8 +34,9 @@ T_QUOTA = models.Quota.__table__
 T_SERVICE = models.MagnumService.__table__
 
 
-def _sqlite_foreign_keys(dbapi_conn, _record):
-    cursor = dbapi_conn.cursor()
+def _sqlite_foreign_keys(dbapi_connection, connection_record):
+    """SQLite checks foreign keys only when asked, per connection: ask, as PostgreSQL does."""
+    cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
 
@@ -73,7 +74,11 @@ def get_engine():
     if _ENGINE is None:
         from magnum_lite.conf import CONF
 
-        configure(CONF.database.connection, CONF.database.max_pool_size, CONF.database.max_overflow)
+        configure(
+            CONF.database.connection,
+            CONF.database.max_pool_size,
+            CONF.database.max_overflow,
+        )
     return _ENGINE
 
 
@@ -92,12 +97,13 @@ def create_schema():
 @contextlib.contextmanager
 def transaction():
     """A connection inside BEGIN ... COMMIT, rolled back if the block raises."""
-    engine = get_engine()
-    if _SQLITE_LOCK is not None:
-        with _SQLITE_LOCK, engine.begin() as conn:
+    get_engine()
+    lock = _SQLITE_LOCK
+    if lock is not None:
+        with lock, _ENGINE.begin() as conn:
             yield conn
         return
-    with engine.connect() as conn:
+    with _ENGINE.connect() as conn:
         conn.exec_driver_sql("BEGIN")
         try:
             yield conn

@@ -57,7 +57,11 @@ def get_engine():
     if _ENGINE is None:
         from simcloud.conf import CONF
 
-        configure(CONF.database.connection, CONF.database.max_pool_size, CONF.database.max_overflow)
+        configure(
+            CONF.database.connection,
+            CONF.database.max_pool_size,
+            CONF.database.max_overflow,
+        )
     return _ENGINE
 
 
@@ -69,7 +73,7 @@ def dispose():
 
 
 def create_schema():
-    """Create every table directly (tests and SQLite; alembic elsewhere)."""
+    """Create every table directly (tests and the embedded default; alembic elsewhere)."""
     models.Base.metadata.create_all(get_engine())
 
 
@@ -126,5 +130,6 @@ def all_rows(stmt, params=None):
 
 
 def write(stmt, params=None):
+    """Run a write on its own; how many rows it matched."""
     with autocommit() as conn:
         return conn.execute(stmt, params).rowcount

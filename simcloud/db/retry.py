@@ -41,6 +41,7 @@ _TRANSIENT_MESSAGES = (
     "deadlock detected",
     "could not serialize",
 )
+# the attempt of the retried call running in this thread (0: the first), None outside
 _STATE = threading.local()
 
 
@@ -61,39 +62,60 @@ def is_transient_db_error(exc):
     return any(message in text for message in _TRANSIENT_MESSAGES)
 
 
+def retrying():
+    """Whether this attempt repeats a call whose earlier attempt ended in a transient
+    error: that attempt's writes may have been committed, so a write looks whether it is
+    stored already before it takes a changed row for someone else's."""
+    return bool(getattr(_STATE, "attempt", None))
+
+
 def retry_on_db_error(func):
     """``func``, retried on a transient database error (see the module's docstring)."""
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        if getattr(_STATE, "active", False):
+        if getattr(_STATE, "attempt", None) is not None:
             return func(*args, **kwargs)
-        _STATE.active = True
+        _STATE.attempt = 0
         try:
-            return _call(func, args, kwargs)
+            return func(*args, **kwargs)
+        except Exception as exc:
+            if not is_transient_db_error(exc):
+                raise
+            return _retry(func, args, kwargs, exc)
         finally:
-            _STATE.active = False
+            _STATE.attempt = None
 
     return wrapper
 
 
-def _call(func, args, kwargs):
+def _retry(func, args, kwargs, exc):
+    """The attempts after a first transient error ``exc`` (the configuration is read only
+    now: the first attempt of every call costs nothing more than the call)."""
     from simcloud.conf import CONF
 
     opts = CONF.database
     interval = opts.db_retry_interval
-    for attempt in range(opts.db_max_retries + 1):
-        try:
-            return func(*args, **kwargs)
-        except Exception as exc:
-            if attempt == opts.db_max_retries or not is_transient_db_error(exc):
-                raise
-            LOG.warning(
-                "Transient database error in %s (%s); retry %d in %.2f s",
-                func.__name__,
-                str(exc.orig if hasattr(exc, "orig") else exc).strip().splitlines()[0][:200],
-                attempt + 1,
-                interval,
-            )
+    for attempt in range(1, opts.db_max_retries + 1):
+        LOG.warning(
+            "Transient database error in %s (%s); retry %d in %.2f s",
+            func.__qualname__,
+            _short(exc),
+            attempt,
+            interval,
+        )
         time.sleep(interval * random.uniform(0.5, 1.0))
         interval = min(interval * 2, opts.db_max_retry_interval)
+        _STATE.attempt = attempt
+        try:
+            return func(*args, **kwargs)
+        except Exception as again:
+            if not is_transient_db_error(again):
+                raise
+            exc = again
+    raise exc
+
+
+def _short(exc):
+    lines = str(getattr(exc, "orig", exc)).strip().splitlines()
+    return lines[0][:200] if lines else type(exc).__name__
