@@ -1,31 +1,40 @@
 """CheckResource: what a worker does with one graph node, then how it tells the next ones.
 
-``check`` acts on the resource (create, or delete on a cleanup node), then propagates:
-for every node that requires this one it records this node's data at that node's sync
-point, and casts ``check_resource`` for it once all its inputs are in. A root reports to
-the stack's own sync point; the last root to report completes the stack. A failing
-resource fails the stack with ``Resource <ACTION> failed: <reason>`` and propagates
-nothing, except under CHECK, where failures are collected along the graph and the stack
-fails at the end with all of them.
+The steps and their names are Heat's (heat/engine/check_resource.py):
+
+* ``check`` processes a node: ``_do_check_resource`` acts on the resource
+  (``check_resource_update`` on an update node: create, adopt or update;
+  ``check_resource_cleanup`` on a cleanup node: delete), or creates its replacement
+  (``_handle_resource_replacement``);
+* ``_initiate_propagate_resource`` then records this node's data at the sync point of
+  every node that requires it and casts ``check_resource`` for each one whose inputs are
+  all in (``propagate_check_resource``); a root reports to the stack's own sync point,
+  and the last root to report completes the stack (``check_stack_complete``);
+* a failing resource fails the stack with ``Resource <ACTION> failed: <reason>`` and
+  propagates nothing (``_handle_resource_failure``), except under CHECK, where failures
+  are collected along the graph and the stack fails at the end with all of them;
+* a node whose traversal was superseded while it ran is handed to the new traversal
+  (``_retrigger_new_traversal`` -> ``retrigger_check_resource``).
+
+The traversal's graph and the template's facts come from heat_lite.engine.graph_cache.
 
     rsrc, stack = load_resource(ctx, resource_id, is_update, input_data)
-    CheckResource(engine_id, worker_client).check(ctx, node, traversal, rsrc, stack, graph)
+    CheckResource(engine_id, rpc_client).check(ctx, resource_id, traversal, is_update, rsrc, stack)
 """
 
 import collections
 import copy
 import functools
 import logging
-import threading
 
 import amqp.exceptions
 import kombu.exceptions
 import oslo_messaging
 from sqlalchemy import exc as sa_exc
 
-from heat_lite.common import exception, keyed_lock
+from heat_lite.common import exception
 from heat_lite.db import api as db_api
-from heat_lite.engine import liveness, sync_point, templates
+from heat_lite.engine import graph_cache, liveness, sync_point, templates
 from heat_lite.engine import resource as rsrc_mod
 from heat_lite.engine import stack as parser
 from heat_lite.rpc import api as rpc_api
@@ -83,98 +92,6 @@ def fail_unloadable(cnxt, resource_id, current_traversal, is_update, exc):
     parser.Stack.load(cnxt, row=stack_row).mark_failed(reason)
 
 
-class Graph:
-    """A traversal's graph (from ``stack.current_deps``), with its roots and dep attrs."""
-
-    def __init__(self, current_deps):
-        self.deps = parser.deps_from_json(current_deps)
-        self.roots = self.deps.roots()
-
-
-class TemplateFacts:
-    """What propagation needs to know of a template: attributes used, outputs' resources."""
-
-    def __init__(self, stack):
-        self.dep_attrs = collections.defaultdict(set)
-        self.output_resources = set()
-        definitions = stack.definitions
-        outputs = stack.t.outputs(stack)
-        for defn in list(definitions.values()) + list(outputs.values()):
-            for name in defn.required_resource_names():
-                for path in defn.dep_attrs(name):
-                    self.dep_attrs[name].add(path[0] if isinstance(path, tuple) else path)
-        for output in outputs.values():
-            self.output_resources.update(output.required_resource_names())
-
-
-class _Cache:
-    """A small LRU cache, safe across (green) threads. A missing value is built once:
-    the threads that want it meanwhile wait for that build (a 1,000-node traversal's
-    first messages all arrive at once, and its graph can take a second to load).
-
-    ``weight(value)`` and ``max_weight``: past that total the least recently used values
-    go too, but never the two most recent (a traversal and the one superseding it are
-    not rebuilt in turn)."""
-
-    def __init__(self, size, weight=None, max_weight=None):
-        self._data = collections.OrderedDict()
-        self._size = size
-        self._weight, self._max_weight = weight, max_weight
-        self._weights = {}
-        self._lock = threading.Lock()
-        self._building = keyed_lock.KeyedLocks()
-
-    def _too_big(self):
-        if len(self._data) > self._size:
-            return True
-        if self._weight is None or len(self._data) <= 2:
-            return False
-        return sum(self._weights.values()) > self._max_weight
-
-    def get(self, key, build):
-        with self._lock:
-            if key in self._data:
-                self._data.move_to_end(key)
-                return self._data[key]
-        with self._building.held(key):
-            with self._lock:
-                if key in self._data:
-                    return self._data[key]
-            value = build()
-            with self._lock:
-                self._data[key] = value
-                if self._weight is not None:
-                    self._weights[key] = self._weight(value)
-                while self._too_big():
-                    old, _ = self._data.popitem(last=False)
-                    self._weights.pop(old, None)
-            return value
-
-
-# graphs weigh their nodes: finished traversals' big graphs (a 10,000-resource layered
-# graph is ~30 MB) do not stay in a worker's memory for the next 64 traversals
-_graphs = _Cache(64, weight=lambda graph: len(graph.deps), max_weight=30000)
-_facts = _Cache(256)
-
-
-class GraphNotReady(Exception):
-    """The stack's stored graph is not (yet) the one of its current traversal."""
-
-
-def graph_for(stack):
-    def build():
-        current_deps = stack.current_deps or db_api.stack_deps_get(stack.id) or {}
-        if current_deps.get("traversal") != stack.current_traversal:
-            raise GraphNotReady(stack.current_traversal)
-        return Graph(current_deps)
-
-    return _graphs.get(stack.current_traversal, build)
-
-
-def facts_for(stack):
-    return _facts.get((db_api.generation(), stack.t.id), lambda: TemplateFacts(stack))
-
-
 class CheckResource:
     def __init__(self, engine_id, rpc_client, continue_here=False):
         self.engine_id = engine_id
@@ -187,28 +104,7 @@ class CheckResource:
         self._continue_here = continue_here
         self.continuation = None
 
-    def check(self, cnxt, resource_id, current_traversal, is_update, rsrc, stack, **kwargs):
-        """Act on the node and propagate (_check); a COMPLETE write still deferred when
-        that ends (a path that made no report) is sent then. A deferred write that no
-        longer matches (the lock was taken over meanwhile) drops the node."""
-        # (what the node does, as it was before it acted)
-        self._action = node_action(rsrc, stack, is_update, kwargs.get("adopt_stack_data"))
-        try:
-            try:
-                self._check(cnxt, resource_id, current_traversal, is_update, rsrc, stack, **kwargs)
-            finally:
-                rsrc.flush_state()
-        except exception.UpdateInProgress:
-            LOG.info("Resource %s changed under us; dropping %s", rsrc.name, current_traversal)
-        except Exception as exc:
-            if is_transient(exc):
-                raise  # the watchdog sends the node again once the outage is over
-            # any other error fails the node for good: sent again, it would fail again
-            LOG.exception("Unexpected error checking resource %s", rsrc.name)
-            failure = rsrc.store_failure(self._action, exc, self.engine_id)
-            self._fail_stack(cnxt, failure, stack, current_traversal, (resource_id, is_update))
-
-    def _check(
+    def check(
         self,
         cnxt,
         resource_id,
@@ -222,61 +118,110 @@ class CheckResource:
         adopt_stack_data=None,
         converge=False,
     ):
+        """Process a node of the graph: act on its resource (_do_check_resource), then
+        start the nodes that require it (_initiate_propagate_resource).
+
+        A COMPLETE write still deferred when that ends (a path that made no report) is
+        sent then; one that no longer matches (the lock was taken over meanwhile) drops
+        the node. An outage is raised for the watchdog; any other unexpected error fails
+        the resource and the stack (_handle_resource_failure).
+        """
         self._abandon, self._adopt_stack_data = abandon, adopt_stack_data
         self._converge = converge
-        if stack.has_timed_out():
-            stack.mark_failed("Timed out")
-            return
-        failures = dict(accumulated_failures or {})
-        if not skip_propagate:
-            # the resource's COMPLETE write goes with its first sync point report
-            rsrc.defer_completion = True
+        # (what the node does, as it was before it acted)
+        self._action = node_action(rsrc, stack, is_update, adopt_stack_data)
+        key = (resource_id, is_update)
+        try:
             try:
-                self._act_or_fail(rsrc, stack, is_update)
-            except exception.UpdateReplace:
-                self._replace(cnxt, rsrc, stack, current_traversal)
-                return
-            except exception.ResourceFailure as failure:
-                if stack.action != rpc_api.CHECK:
-                    self._fail_stack(
-                        cnxt, failure, stack, current_traversal, (resource_id, is_update)
+                if stack.has_timed_out():
+                    self._handle_stack_timeout(stack)
+                    return
+                failures = dict(accumulated_failures or {})
+                if not skip_propagate:
+                    check_done, skip_propagate = self._do_check_resource(
+                        cnxt, current_traversal, key, rsrc, stack, failures
                     )
-                    return
-                # CHECK goes on: the failure is collected for the stack's reason and the
-                # nodes after this one are skipped (docs/rpc-and-convergence.md §4.12)
-                failures[rsrc.name] = str(failure)
-                skip_propagate = True
-            except exception.UpdateInProgress:
-                if self._stale_resource_needs_retry(cnxt, rsrc, stack):
-                    self.resend(cnxt, (resource_id, is_update), stack)
-                    return
-                LOG.info(
-                    "Resource %s is locked by another traversal; dropping %s",
-                    rsrc.name,
+                    if not check_done:
+                        return
+                self._initiate_propagate_resource(
+                    cnxt,
+                    resource_id,
                     current_traversal,
+                    is_update,
+                    rsrc,
+                    stack,
+                    failures,
+                    skip_propagate,
                 )
-                return
-            except exception.CancelOperation:
-                # the stack is being deleted or abandoned (a running task or a wait at a
-                # hook was cancelled): hand the node to that traversal
-                self.retrigger(cnxt, current_traversal, (resource_id, is_update), stack)
-                return
-        self._propagate(
-            cnxt, resource_id, current_traversal, is_update, rsrc, stack, failures, skip_propagate
-        )
+            finally:
+                rsrc.flush_state()
+        except exception.UpdateInProgress:
+            LOG.info("Resource %s changed under us; dropping %s", rsrc.name, current_traversal)
+        except Exception as exc:
+            if is_transient(exc):
+                raise  # the watchdog sends the node again once the outage is over
+            # any other error fails the node for good: sent again, it would fail again
+            LOG.exception("Unexpected error checking resource %s", rsrc.name)
+            failure = rsrc.store_failure(self._action, exc, self.engine_id)
+            self._handle_resource_failure(cnxt, failure, stack, current_traversal, key)
 
-    def _fail_stack(self, cnxt, failure, stack, current_traversal, key):
+    def _handle_stack_timeout(self, stack):
+        stack.mark_failed("Timed out")
+
+    def _do_check_resource(self, cnxt, current_traversal, key, rsrc, stack, failures):
+        """Act on the node's resource: (whether to propagate, whether the nodes after it
+        skip their action). A CHECK failure is added to ``failures`` ({name: reason})
+        and propagates with skip: the traversal still reaches the stack's sync point,
+        which fails the stack with all of them (docs/rpc-and-convergence.md §4.12)."""
+        # the resource's COMPLETE write goes with its first sync point report
+        rsrc.defer_completion = True
+        try:
+            self._act_or_fail(rsrc, stack, key[1])
+        except exception.UpdateReplace:
+            self._handle_resource_replacement(cnxt, rsrc, stack, current_traversal)
+            return False, False
+        except exception.ResourceFailure as failure:
+            if stack.action != rpc_api.CHECK:
+                self._handle_resource_failure(cnxt, failure, stack, current_traversal, key)
+                return False, False
+            failures[rsrc.name] = str(failure)
+            return True, True
+        except exception.UpdateInProgress:
+            if self._stale_resource_needs_retry(cnxt, rsrc, stack):
+                self.retrigger_check_resource(cnxt, key, stack)
+                return False, False
+            LOG.info(
+                "Resource %s is locked by another traversal; dropping %s",
+                rsrc.name,
+                current_traversal,
+            )
+            return False, False
+        except exception.CancelOperation:
+            # the stack is being deleted or abandoned (a running task or a wait at a
+            # hook was cancelled): hand the node to that traversal
+            self._retrigger_new_traversal(cnxt, current_traversal, key, stack)
+            return False, False
+        return True, False
+
+    def _handle_resource_failure(self, cnxt, failure, stack, current_traversal, key):
         """The stack fails with the resource's failure (``Resource <ACTION> failed:
         <reason>``), unless a newer traversal superseded it: that one takes the node."""
         reason = "Resource %s failed: %s" % (failure.action, failure)
         if not stack.mark_failed(reason):
-            self.retrigger(cnxt, current_traversal, key, stack)
+            self._retrigger_new_traversal(cnxt, current_traversal, key, stack)
 
     def _act_or_fail(self, rsrc, stack, is_update):
-        """_act; an unexpected error (not a failure the action recorded itself) ends the
-        resource ``<ACTION>_FAILED`` with it too, and is raised as a ResourceFailure."""
+        """check_resource_update or check_resource_cleanup; an unexpected error (not a
+        failure the action recorded itself) ends the resource ``<ACTION>_FAILED`` with
+        it too, and is raised as a ResourceFailure."""
         try:
-            self._act(rsrc, stack, is_update)
+            if is_update:
+                requires = {data["id"] for data in stack.node_data.values()}
+                check_resource_update(
+                    rsrc, stack.t.id, requires, self.engine_id, stack, self._adopt_stack_data
+                )
+            else:
+                check_resource_cleanup(rsrc, stack.t.id, self.engine_id, stack, self._abandon)
         except _HANDLED:
             raise
         except Exception as exc:
@@ -285,30 +230,8 @@ class CheckResource:
             LOG.exception("Unexpected error in %s of resource %s", self._action, rsrc.name)
             raise rsrc.store_failure(self._action, exc, self.engine_id) from exc
 
-    def _act(self, rsrc, stack, is_update):
-        timeout = stack.time_remaining()
-        if stack.action in _ACTIONS_ON_EXISTING:
-            # SUSPEND acts on cleanup nodes (reverse order); RESUME, CHECK on update nodes
-            on_update, method = _ACTIONS_ON_EXISTING[stack.action]
-            if on_update == is_update:
-                getattr(rsrc, method)(self.engine_id, timeout)
-            return
-        if is_update:
-            requires = {data["id"] for data in stack.node_data.values()}
-            if rsrc.action == rpc_api.INIT and self._adopt_stack_data is not None:
-                resource_data = (self._adopt_stack_data.get("resources") or {}).get(rsrc.name)
-                rsrc.adopt_convergence(stack.t.id, requires, self.engine_id, timeout, resource_data)
-            elif rsrc.action == rpc_api.INIT:
-                rsrc.create_convergence(stack.t.id, requires, self.engine_id, timeout)
-            else:
-                rsrc.update_convergence(
-                    stack.t.id, requires, self.engine_id, timeout, stack.definition(rsrc.name)
-                )
-        else:
-            rsrc.delete_convergence(stack.t.id, self.engine_id, timeout, abandon=self._abandon)
-
-    def _replace(self, cnxt, rsrc, stack, current_traversal):
-        """Create the replacement
+    def _handle_resource_replacement(self, cnxt, rsrc, stack, current_traversal):
+        """Create the replacement and trigger a check on it
         (docs/rpc-and-convergence.md §4.7); it reports under the old node's key."""
         requires = {data["id"] for data in stack.node_data.values()}
         try:
@@ -326,10 +249,11 @@ class CheckResource:
             None,
         )
 
-    def _propagate(
+    def _initiate_propagate_resource(
         self, cnxt, resource_id, current_traversal, is_update, rsrc, stack, failures, skip
     ):
-        """Send this node's data to every node that requires it (docs/rpc-and-convergence.md §4.10).
+        """Send this node's data to every node that requires it, then report to the
+        stack if it is a root (docs/rpc-and-convergence.md §4.10).
 
         Requirers that get the same data (all update nodes get the resource's node data)
         are synced in one database round trip. ``failures`` ({name: reason}, CHECK only)
@@ -337,15 +261,15 @@ class CheckResource:
         """
         key = (resource_id, is_update)
         try:
-            graph = graph_for(stack)
-        except GraphNotReady:
+            graph = graph_cache.graph_for(stack)
+        except graph_cache.GraphNotReady:
             rsrc.flush_state()
-            self.retrigger(cnxt, current_traversal, key, stack)
+            self._retrigger_new_traversal(cnxt, current_traversal, key, stack)
             return
         deps = graph.deps
         if key not in deps and rsrc.replaces is not None:
             key = (rsrc.replaces, is_update)
-        facts = facts_for(stack) if is_update else None
+        facts = graph_cache.facts_for(stack) if is_update else None
         node_data = None
         groups = collections.defaultdict(dict)
         for req in deps.required_by(key):
@@ -368,7 +292,7 @@ class CheckResource:
             # cleanup nodes first, as Heat does
             for (req_is_update, data), targets in sorted(groups.items(), key=_group_order):
                 payload = node_data if req_is_update else data
-                self._sync_and_check(
+                self.propagate_check_resource(
                     cnxt,
                     current_traversal,
                     req_is_update,
@@ -378,21 +302,20 @@ class CheckResource:
                     skip,
                     write=rsrc.take_pending_write(),
                 )
-            if key in graph.roots:
-                sync_point.sync(
-                    stack.id,
-                    current_traversal,
-                    True,
-                    graph.roots,
-                    {key: None},
-                    lambda _id, _input, all_failures, _skip: _complete(stack, all_failures),
-                    new_failures=failures,
-                    is_skip=skip,
-                    write=rsrc.take_pending_write(),
-                )
+            # (a root has no requirers: its deferred write is still pending here; any
+            # other node's went with its first report above)
+            check_stack_complete(
+                stack,
+                current_traversal,
+                key,
+                graph.roots,
+                failures,
+                skip,
+                write=rsrc.take_pending_write(),
+            )
         except exception.EntityNotFound:
             rsrc.flush_state()
-            self.retrigger(cnxt, current_traversal, key, stack)
+            self._retrigger_new_traversal(cnxt, current_traversal, key, stack)
 
     def _stale_resource_needs_retry(self, cnxt, rsrc, stack):
         """Why the resource's lock could not be taken (Heat's check of a stale lock).
@@ -412,15 +335,15 @@ class CheckResource:
         LOG.info("Engine %s holding resource %s is gone: taking over", row.engine_id, rsrc.name)
         return rsrc.steal_lock(row)
 
-    def retrigger(self, cnxt, old_traversal, key, stack):
+    def _retrigger_new_traversal(self, cnxt, current_traversal, key, stack):
         """The traversal was superseded while this node ran: hand it to the new one."""
         row = db_api.stack_get(stack.id, show_deleted=True)
-        if row is None or row.current_traversal in (old_traversal, "", None):
+        if row is None or row.current_traversal in (current_traversal, "", None):
             return
-        self.resend(cnxt, key, parser.Stack.load(cnxt, row=row))
+        self.retrigger_check_resource(cnxt, key, parser.Stack.load(cnxt, row=row))
 
-    def resend(self, cnxt, key, latest):
-        """Check the node again in ``latest``'s traversal.
+    def retrigger_check_resource(self, cnxt, key, stack):
+        """Check the node again in ``stack``'s (current) traversal.
 
         The node's place in that graph (update node if there is one, else cleanup)
         records itself at its own sync point; if all its requirements have reported
@@ -428,17 +351,17 @@ class CheckResource:
         it is cast again; otherwise it is triggered normally when the last one reports.
         """
         try:
-            deps = graph_for(latest).deps
-        except GraphNotReady:
+            deps = graph_cache.graph_for(stack).deps
+        except graph_cache.GraphNotReady:
             return  # its own leaves will reach this node
         node = (key[0], True) if (key[0], True) in deps else (key[0], False)
         if node not in deps:
             return
-        LOG.info("Re-triggering %s in traversal %s", node, latest.current_traversal)
+        LOG.info("Re-triggering %s in traversal %s", node, stack.current_traversal)
         try:
-            self._sync_and_check(
+            self.propagate_check_resource(
                 cnxt,
-                latest.current_traversal,
+                stack.current_traversal,
                 node[1],
                 {node[0]: deps.requires(node)},
                 {node: None},
@@ -446,12 +369,17 @@ class CheckResource:
         except exception.EntityNotFound:
             pass
 
-    def _sync_and_check(
+    def propagate_check_resource(
         self, cnxt, traversal, is_update, targets, new_data, failures=None, skip=False, write=None
     ):
+        """Record ``new_data`` ({sender: data}) at the sync point of each of ``targets``
+        ({entity id: its predecessors}) and trigger the check of every one whose
+        dependencies are all satisfied now: cast, but for the first one when this
+        CheckResource continues here (``continuation``). ``write``: the sender's
+        deferred state write, sent with the report."""
         casts = []
 
-        def trigger(entity_id, input_data, failures, skip):
+        def do_check(entity_id, input_data, failures, skip):
             casts.append(
                 {
                     "resource_id": int(entity_id),
@@ -468,7 +396,7 @@ class CheckResource:
 
         try:
             sync_point.sync_many(
-                traversal, is_update, targets, new_data, trigger, failures, skip, write=write
+                traversal, is_update, targets, new_data, do_check, failures, skip, write=write
             )
         finally:
             if self._continue_here and self.continuation is None and casts:
@@ -478,7 +406,67 @@ class CheckResource:
             )
 
 
-# what _check handles itself: the ways a node's action ends but for an unexpected error
+def check_stack_complete(
+    stack, current_traversal, sender_key, roots, failures=None, skip=False, write=None
+):
+    """Mark the stack complete if this report is the last one it waits for.
+
+    A root (``sender_key`` in ``roots``) reports to the stack's own sync point; when every
+    root is in, the stack is done: complete, or (CHECK) failed with every resource that
+    failed its check. Complete means every desired resource is in service, not that the
+    superfluous ones are cleaned up (their cleanup nodes are roots too, when they are).
+    """
+    if sender_key not in roots:
+        return
+
+    def check_complete(_stack_id, _data, rsrc_failures, _skip):
+        _complete(stack, rsrc_failures)
+
+    sync_point.sync(
+        stack.id,
+        current_traversal,
+        True,
+        roots,
+        {sender_key: None},
+        check_complete,
+        new_failures=failures,
+        is_skip=skip,
+        write=write,
+    )
+
+
+def check_resource_update(rsrc, template_id, requires, engine_id, stack, adopt_stack_data=None):
+    """Create (adopt) or update the resource, or do the stack's action on an update node
+    (RESUME, CHECK, SNAPSHOT; nothing under SUSPEND)."""
+    timeout = stack.time_remaining()
+    if stack.action in _ACTIONS_ON_EXISTING:
+        on_update, method = _ACTIONS_ON_EXISTING[stack.action]
+        if on_update:
+            getattr(rsrc, method)(engine_id, timeout)
+    elif rsrc.action == rpc_api.INIT and adopt_stack_data is not None:
+        resource_data = (adopt_stack_data.get("resources") or {}).get(rsrc.name)
+        rsrc.adopt_convergence(template_id, requires, engine_id, timeout, resource_data)
+    elif rsrc.action == rpc_api.INIT:
+        rsrc.create_convergence(template_id, requires, engine_id, timeout)
+    else:
+        rsrc.update_convergence(
+            template_id, requires, engine_id, timeout, stack.definition(rsrc.name)
+        )
+
+
+def check_resource_cleanup(rsrc, template_id, engine_id, stack, abandon=False):
+    """Delete the resource if appropriate, or do the stack's action on a cleanup node
+    (SUSPEND, in reverse dependency order; nothing under RESUME, CHECK, SNAPSHOT)."""
+    timeout = stack.time_remaining()
+    if stack.action in _ACTIONS_ON_EXISTING:
+        on_update, method = _ACTIONS_ON_EXISTING[stack.action]
+        if not on_update:
+            getattr(rsrc, method)(engine_id, timeout)
+    else:
+        rsrc.delete_convergence(template_id, engine_id, timeout, abandon=abandon)
+
+
+# what _do_check_resource handles itself: the ways a node's action ends but for an unexpected error
 _HANDLED = (
     exception.UpdateReplace,
     exception.ResourceFailure,

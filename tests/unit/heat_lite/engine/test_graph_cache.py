@@ -1,7 +1,7 @@
 """A worker's caches of traversal graphs: one tuple per node however many edges name it,
 and finished traversals' big graphs evicted by weight (never the two most recent)."""
 
-from heat_lite.engine import check_resource
+from heat_lite.engine import graph_cache
 from heat_lite.engine import stack as parser
 
 
@@ -32,7 +32,7 @@ def test_each_node_is_one_tuple():
 
 
 def test_big_graphs_are_evicted_by_weight_but_never_the_two_most_recent():
-    cache = check_resource._Cache(64, weight=len, max_weight=10)
+    cache = graph_cache._Cache(64, weight=len, max_weight=10)
     built = []
 
     def get(key, size):
