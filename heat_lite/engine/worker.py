@@ -74,11 +74,13 @@ class WorkerService:
     RPC_API_VERSION = rpc_api.WORKER_RPC_VERSION
     target = oslo_messaging.Target(version=RPC_API_VERSION)
 
-    def __init__(self, host, engine_id):
+    def __init__(self, host, engine_id, rpc_client=None):
+        """``rpc_client``: the WorkerClient its casts go through (default: one made by
+        start(), on the process's transport)."""
         self.host = host
         self.engine_id = engine_id
         self._rpc_server = None
-        self._client = None
+        self._client = rpc_client
         self._stopping = False
         self.processed = 0
         # stack id -> the cancel Events of the nodes running here (cancel_check_resource)
@@ -92,7 +94,8 @@ class WorkerService:
         target = oslo_messaging.Target(
             topic=rpc_api.WORKER_TOPIC, server=self.engine_id, version=self.RPC_API_VERSION
         )
-        self._client = worker_client.WorkerClient()
+        if self._client is None:
+            self._client = worker_client.WorkerClient()
         self._registration.start()
         self._rpc_server = messaging.get_rpc_server(target, [self])
         self._rpc_server.start()
