@@ -28,7 +28,6 @@ import datetime
 import functools
 import importlib
 import pydoc
-import weakref
 
 from heat_lite.common import exception, template_format
 from heat_lite.engine import dependencies, function, parameters
@@ -176,7 +175,6 @@ class Template(collections.abc.Mapping):
         self.files = dict(files or {})
         self.env = env
         self.version = (key, self.CANONICAL_VERSION)
-        self._conditions_cache = (None, None)
         self._parser_condition_functions = self._condition_parser_functions()
 
     def __deepcopy__(self, memo):
@@ -221,10 +219,13 @@ class Template(collections.abc.Mapping):
         return parameters.Parameters(stack_identifier, self, user_params, param_defaults)
 
     def conditions(self, stack):
-        """The template's Conditions, parsed once per stack."""
-        stack_ref, cached = self._conditions_cache
-        if cached is not None and stack_ref is not None and stack_ref() is stack:
-            return cached
+        """The template's Conditions, parsed once per stack and kept by the stack: the
+        parsed functions hold their stack, so a template (cached per process, shared by
+        every stack of its row) that kept them would keep its last stack alive."""
+        cache = _conditions_of(stack)
+        cached = cache.get(id(self)) if cache is not None else None
+        if cached is not None and cached[0] is self:
+            return cached[1]
         raw = self._condition_definitions()
         if not isinstance(raw, collections.abc.Mapping):
             raise exception.StackValidationFailed(
@@ -237,7 +238,8 @@ class Template(collections.abc.Mapping):
             for name, snippet in raw.items()
         }
         conds = Conditions(parsed)
-        self._conditions_cache = (_weak(stack), conds)
+        if cache is not None:
+            cache[id(self)] = (self, conds)
         return conds
 
     def _condition_definitions(self):
@@ -280,14 +282,12 @@ class Template(collections.abc.Mapping):
         return Template({version[0]: version[1]})
 
 
-def _weak(obj):
-    """A weak reference when possible (a cached template must not keep stacks alive)."""
-    if obj is None:
-        return None
+def _conditions_of(stack):
+    """The stack's {id(template): (template, Conditions)} (None: it cannot hold one)."""
     try:
-        return weakref.ref(obj)
+        return vars(stack).setdefault("_parsed_conditions", {})
     except TypeError:
-        return lambda: obj
+        return None
 
 
 def parse(functions, stack, snippet, path="", template=None):

@@ -1,5 +1,7 @@
 import copy
 import datetime
+import gc
+import weakref
 
 import pytest
 import yaml
@@ -473,6 +475,21 @@ def test_conditions_are_cached_per_stack():
     stack = cond_stack({})
     assert stack.t.conditions(stack) is stack.t.conditions(stack)
     assert stack.t.conditions(stack).names() == {"on", "off"}
+
+
+def test_a_template_does_not_keep_the_stacks_it_parsed_conditions_for():
+    # a worker's cached template serves every stack of its row, one after another: the
+    # parsed conditions hold their stack, so they stay with the stack, not the template
+    first = cond_stack({})
+    tmpl = first.t
+    first_conds = tmpl.conditions(first)
+    second = FakeStack(tmpl, {"env": "test"})
+    assert tmpl.conditions(second) is not first_conds
+    assert tmpl.conditions(first) is first_conds
+    gone = weakref.ref(first)
+    del first, first_conds
+    gc.collect()
+    assert gone() is None
 
 
 # -- outputs
