@@ -79,3 +79,23 @@ def test_the_node_a_worker_would_check_next_is_dropped_when_superseded(sim):
     events = sim.events(ident)
     assert sorted(n for n, a, s in events if (a, s) == ("CREATE", "COMPLETE")) == sorted(DIAMOND)
     assert ("a", "UPDATE", "COMPLETE") in events
+
+
+@pytest.mark.parametrize("order", ORDERS, ids=ORDER_IDS)
+def test_a_delete_supersedes_a_create_in_progress(sim, order):
+    ident = sim.create("s", template(DIAMOND))
+    sim.step()
+    sim.step()  # a, and the b this worker went on with, created
+    create_traversal = sim.stack_row(ident).current_traversal
+    stale = list(sim.pending)
+
+    sim.delete(ident)  # the running create is stopped first (CREATE_FAILED), then deleted
+    events = sim.events(ident)
+    sim.run(order)
+
+    assert sim.state(ident) == "DELETE_COMPLETE"
+    assert all(cast.checked == 0 for cast in stale)
+    assert stale and {traversal_of(c) for c in stale} == {create_traversal}
+    later = sim.events(ident)[len(events) :]
+    assert {(a, s) for _n, a, s in later} == {("DELETE", "IN_PROGRESS"), ("DELETE", "COMPLETE")}
+    assert sim.resources(ident) == []
