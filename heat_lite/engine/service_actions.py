@@ -3,7 +3,7 @@
 
 ``ActionMethods`` is an endpoint of topic ``engine`` (heat_lite.engine.service). Each
 starts a traversal of the stack's current template (the workers do the rest, see
-check_resource._act) or, for a cancel, rolls back / stops the running one.
+check_resource.check_resource_update) or, for a cancel, rolls back / stops the running one.
 
     engine.stack_suspend(ctx, identity)       # SUSPEND traversal; None
     engine.stack_cancel_update(ctx, identity, cancel_with_rollback=False)
