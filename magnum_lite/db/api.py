@@ -597,20 +597,16 @@ def cluster_certificates_store(cluster_id, status, refs, replaced=()):
     transaction and only while the stored cluster's status is ``status``: the updated
     cluster row, or None, storing nothing, when the row is gone or changed. A conductor
     killed at any moment leaves either all of it or none, never a row no cluster names."""
-    now = models.utcnow()
-    values = {field: pair["uuid"] for field, pair in refs.items()}
-    where = [T_CLUSTER.c.id == cluster_id, T_CLUSTER.c.status == status]
-    with transaction() as conn:
-        update = T_CLUSTER.update().where(*where).values(updated_at=now, **values)
-        if conn.execute(update).rowcount == 0:
-            return None
+
+    def store_pairs(conn):
+        now = models.utcnow()
         for pair in refs.values():
             conn.execute(T_X509.insert().values(dict(pair, created_at=now)))
         if replaced:
             conn.execute(T_X509.delete().where(T_X509.c.uuid.in_(list(replaced))))
-        return dict(
-            conn.execute(sa.select(T_CLUSTER).where(T_CLUSTER.c.id == cluster_id)).one()._mapping
-        )
+
+    values = {field: pair["uuid"] for field, pair in refs.items()}
+    return _cluster_swap(cluster_id, values, status, then=store_pairs)
 
 
 # ---- quotas ---------------------------------------------------------------------------------
@@ -701,6 +697,12 @@ def cluster_update_if_status(cluster_id, values, status, without_stack=False):
     """Update a cluster only while its stored status is ``status`` (a compare-and-swap),
     and with ``without_stack`` only while it records no stack: the updated row, or None
     when the row is gone or changed."""
+    return _cluster_swap(cluster_id, values, status, without_stack)
+
+
+def _cluster_swap(cluster_id, values, status, without_stack=False, then=None):
+    """The compare-and-swap update of cluster_update_if_status; ``then(conn)`` runs in
+    its transaction once the row matched (nothing is written when it does not)."""
     values = dict(values, updated_at=models.utcnow())
     values.pop("id", None)
     where = [T_CLUSTER.c.id == cluster_id, T_CLUSTER.c.status == status]
@@ -709,6 +711,8 @@ def cluster_update_if_status(cluster_id, values, status, without_stack=False):
     with transaction() as conn:
         if conn.execute(T_CLUSTER.update().where(*where).values(**values)).rowcount == 0:
             return None
+        if then is not None:
+            then(conn)
         return dict(
             conn.execute(sa.select(T_CLUSTER).where(T_CLUSTER.c.id == cluster_id)).one()._mapping
         )
